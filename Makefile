@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# lsmconv: convert Linux security modules from the legacy security_operations
+# vector to hook lists, and prove the conversion in QEMU.
+#
+#   make         the main job on the distro tree (see README.md)
+#   make check   every test; ends with "N passed, N failed, N skipped"
+#   make bench   timings and sizes, as figures
+#
+# TREE=DIR points every target at another kernel tree (default: Debian's
+# linux-source-6.1, unpacked into build/ by `make tree`).
+
+SHELL := /bin/bash
+DISTRO_TREE := build/linux-source-6.1
+TREE ?= $(DISTRO_TREE)
+
+.PHONY: all deps tree kernel initramfs boot check bench clean shellcheck
+
+all: boot
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+ifeq ($(TREE),$(DISTRO_TREE))
+	@scripts/tree.sh
+else
+	@scripts/tree.sh $(TREE)
+endif
+
+kernel: tree
+	@qemu-boot/build-kernel.sh --tree $(TREE) --name lsm >/dev/null
+
+boot: tree
+	@qemu-boot/boot-variants.sh --tree $(TREE)
+
+check: tree
+	@tests/run.sh
+
+bench: tree
+	@scripts/bench.sh --tree $(TREE)
+
+shellcheck:
+	@shellcheck -x $$(git ls-files '*.sh') qemu-boot/guest/init qemu-boot/guest/lsmtest-init qemu-boot/guest/tests/*
+
+clean:
+	rm -rf build/kernels build/initramfs build/selftests build/headers build/boot build/test-logs

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build an x86_64 bzImage out of tree: build/kernels/NAME (incremental).
+#
+# usage: build-kernel.sh --tree DIR --name NAME [--fragment FILE]... [--jobs N]
+#
+# The config is tinyconfig plus the fragments (default: base + lsm).  It is
+# regenerated only when the fragments change.  Every option a fragment sets
+# must survive olddefconfig, else the build stops naming the option: a
+# fragment that silently loses an LSM would make every later check meaningless.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} --tree DIR --name NAME [--fragment FILE]... [--jobs N]" >&2
+	exit 2
+}
+
+tree='' name='' jobs=$(nproc)
+frags=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tree) tree=${2:?}; shift 2 ;;
+	--name) name=${2:?}; shift 2 ;;
+	--fragment) frags+=("$(realpath "${2:?}")"); shift 2 ;;
+	--jobs) jobs=${2:?}; shift 2 ;;
+	*) usage ;;
+	esac
+done
+if [ -z "$tree" ] || [ -z "$name" ]; then usage; fi
+require_kernel_tree "$tree"
+tree=$(realpath "$tree")
+[ ${#frags[@]} -gt 0 ] ||
+	frags=("$LSMCONV_ROOT/qemu-boot/config/base.config" "$LSMCONV_ROOT/qemu-boot/config/lsm.config")
+for f in "${frags[@]}"; do
+	[ -f "$f" ] || die "$f: no such config fragment"
+done
+
+out=$LSMCONV_ROOT/build/kernels/$name
+mkdir -p "$out"
+log=$out/build.log
+kmake() {
+	make -C "$tree" O="$out" ARCH=x86_64 "$@"
+}
+
+# Everything that decides the config: fragments and the tree's Kconfig files.
+stamp=$( (cat "${frags[@]}"; echo "$tree") | sha256sum | cut -d' ' -f1)
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.lsmconv-config" 2>/dev/null)" != "$stamp" ]; then
+	progress 1 3 "configuring $name (tinyconfig + ${#frags[@]} fragments)"
+	rm -f "$out/.lsmconv-config"
+	kmake tinyconfig >"$log" 2>&1 || die "tinyconfig failed, see $log"
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$log" 2>&1 ||
+		die "merge_config failed, see $log"
+	kmake olddefconfig >>"$log" 2>&1 || die "olddefconfig failed, see $log"
+	missing=0
+	for f in "${frags[@]}"; do
+		while IFS= read -r line; do
+			if ! grep -qxF "$line" "$out/.config"; then
+				echo "${0##*/}: $f: '$line' did not survive olddefconfig (unmet dependency?)" >&2
+				missing=$((missing + 1))
+			fi
+		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$f")
+	done
+	[ "$missing" -eq 0 ] || die "$missing fragment option(s) lost; fix the fragment"
+	echo "$stamp" >"$out/.lsmconv-config"
+else
+	progress 1 3 "config of $name is current"
+fi
+
+progress 2 3 "building $name bzImage (-j$jobs, log: $log)"
+if ! kmake -j"$jobs" bzImage >>"$log" 2>&1; then
+	grep -E ': (error|fatal error):|Error [0-9]' "$log" | head -20 >&2
+	die "build of $name failed, see $log"
+fi
+bz=$out/arch/x86/boot/bzImage
+[ -f "$bz" ] || die "build finished but $bz is missing"
+progress 3 3 "$name: $bz ($(stat -c %s "$bz") bytes)"
+echo "$bz"
