@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Add up the kselftest "Totals:" lines of a guest TAP file (one per test
+# binary) and judge them: exit 0 only when something passed and nothing
+# failed or errored.  Prints "pass:N fail:N xfail:N skip:N error:N".
+#
+# usage: landlock-totals.sh TAPFILE
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: ${0##*/} TAPFILE" >&2; exit 2; }
+[ -f "$1" ] || { echo "${0##*/}: $1: no such file" >&2; exit 2; }
+totals=$(grep -a -o 'Totals: pass:[0-9]* fail:[0-9]* xfail:[0-9]* xpass:[0-9]* skip:[0-9]* error:[0-9]*' "$1" |
+	awk -F'[: ]' '{ p += $3; f += $5 + $9; x += $7; s += $11; e += $13; n++ }
+		END { printf "pass:%d fail:%d xfail:%d skip:%d error:%d binaries:%d\n", p, f, x, s, e, n }')
+echo "$totals"
+echo "$totals" | grep -q '^pass:[1-9][0-9]* fail:0 .* error:0 '

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU harness on the unmodified distro tree: the stack variants and the
+# Landlock selftests (qemu-boot/boot-variants.sh), then the harness's own
+# negative cases: each verdict must come out when, and only when, it should.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+cd "$root"
+
+echo "TAP version 13"
+tree=build/linux-source-6.1
+if [ ! -d "$tree/.git" ]; then
+	tap_skip "boot harness" "no distro tree (run make tree)"
+	tap_done
+	exit
+fi
+
+# Stack variants: re-emit boot-variants.sh's TAP under our numbering.
+while IFS= read -r line; do
+	case $line in
+	"ok "[0-9]*) tap_ok "${line#ok * - }" ;;
+	"not ok "[0-9]*) tap_not_ok "${line#not ok * - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done < <(qemu-boot/boot-variants.sh --tree "$tree" 2>&1 || true)
+
+bz=build/kernels/lsm/arch/x86/boot/bzImage
+initrd=build/boot/lsm/initramfs.cpio.gz
+out=build/boot/harness
+mkdir -p "$out"
+if [ ! -f "$bz" ] || [ ! -f "$initrd" ]; then
+	tap_not_ok "harness cases: kernel or initramfs missing after boot-variants"
+	tap_done
+	exit
+fi
+
+not() {
+	! "$@" >/dev/null
+}
+
+# boot NAME ARGS...: run.sh with our kernel; sets $verdict, $rc.
+boot() {
+	local name=$1
+	shift
+	verdict=$(qemu-boot/run.sh --kernel "$bz" --initrd "$initrd" --log "$out/$name.log" "$@") &&
+		rc=0 || rc=$?
+	tap_diag "$name: $verdict"
+}
+has() {
+	case $verdict in *"$1"*) return 0 ;; *) return 1 ;; esac
+}
+# expect SUBSTRING RC: the verdict line has SUBSTRING and run.sh exited RC.
+expect() {
+	has "$1" && [ "$rc" -eq "$2" ]
+}
+
+boot pass --append "lsm=selinux lsmtest=harness-pass"
+tap_check "a passing guest test gives verdict=pass through isa-debug-exit" \
+	has "verdict=pass channel=debug-exit"
+
+boot fail --append "lsm=selinux lsmtest=harness-pass,harness-fail"
+tap_check "a failing guest test gives verdict=fail naming it (exit 1)" \
+	expect 'verdict=fail channel=debug-exit status=1 failed="harness-fail"' 1
+
+boot missing --append "lsm=selinux lsmtest=no-such-test"
+tap_check "a test that is not in the initramfs fails by name" \
+	has 'failed="no-such-test"'
+
+boot lsmlist --append "lsm=selinux lsmtest=lsm-list lsmtest.lsm=capability,smack"
+tap_check "lsm-list catches a wrong LSM list" has 'verdict=fail channel=debug-exit status=1 failed="lsm-list"'
+
+boot lockdown --append "lsm=lockdown,selinux lockdown=confidentiality lsmtest=harness-fail"
+tap_check "under lockdown (no ioperm) the status still comes back, over the serial channel" \
+	has 'verdict=fail channel=serial status=1 failed="harness-fail"'
+
+boot landlock-off --append "lsm=selinux lsmtest=landlock"
+tap_check "the Landlock totals check fails when Landlock is not active" \
+	not qemu-boot/landlock-totals.sh "$out/landlock-off.log.tap"
+
+boot badinit --append "rdinit=/bin/false"
+tap_check "an init that exits gives verdict=panic quoting the panic line (exit 2)" \
+	expect 'verdict=panic line="Kernel panic - not syncing: Attempted to kill init' 2
+
+boot noroot --append "rdinit=/nonexistent"
+tap_check "no init and no root gives verdict=panic quoting the panic line" \
+	has 'verdict=panic line="Kernel panic - not syncing: VFS: Unable to mount root fs'
+
+start=$(date +%s)
+boot hang --timeout 20 --append "lsm=selinux lsmtest=harness-hang"
+elapsed=$(($(date +%s) - start))
+tap_check "a guest that never finishes gives verdict=timeout (exit 3)" \
+	expect 'verdict=timeout seconds=20' 3
+tap_check "the timeout verdict comes within the bound (20 s + 5 s kill grace; took ${elapsed} s)" \
+	test "$elapsed" -le 27
+
+verdict=$(qemu-boot/run.sh --kernel "$initrd" --initrd "$initrd" --log "$out/junk.log" --timeout 20) &&
+	rc=0 || rc=$?
+tap_diag "junk: $verdict"
+tap_check "a file that is not a kernel gives verdict=no-output (exit 4)" \
+	expect 'verdict=no-output' 4
+
+tap_done
