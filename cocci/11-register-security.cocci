@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+///
+/// Replace the legacy registration of a security module by the hook-list
+/// one: `register_security(&ops)` with its error path (`if (...) panic()`,
+/// `rc = ...; if (rc) { printk(); return rc; }`, `return ...;`) becomes
+/// `security_add_hooks(<lsm>_hooks, ARRAY_SIZE(<lsm>_hooks), "<lsm>");`,
+/// which cannot fail, so the dead error handling goes, and so does a
+/// status variable left unused.  `security_module_enable(&ops)` checks go:
+/// the LSM framework (`lsm=`, `security=`) decides before the init
+/// function is called.  <lsm> is named as by 20-hook-list.cocci: the
+/// `.name` string of the ops initializer, else the ops variable name less
+/// an `_security_ops` or `_ops` suffix.  Any other use of the two
+/// functions is reported as todo.
+///
+/// Runs before 20-hook-list.cocci, which removes the `.name` entry.
+///
+// Confidence: High
+// Copyright: (C) 2026 lsmconv contributors.
+// Options: --smpl-spacing
+// Keywords: register_security, security_module_enable, security_add_hooks
+//
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import re
+import sys
+
+MODE = "patch"
+NAMES = {}
+HANDLED = set()
+
+
+def lsm_name(ops, name):
+    """The LSM name: the .name string, else ops less _security_ops/_ops."""
+    if name and name.startswith('"') and name.endswith('"'):
+        return name[1:-1]
+    for suffix in ("_security_ops", "_ops"):
+        if ops.endswith(suffix) and len(ops) > len(suffix):
+            return ops[:-len(suffix)]
+    return ops
+
+
+def lsm_ident(lsm):
+    ident = re.sub(r"\W", "_", lsm)
+    return ident if re.match(r"[A-Za-z_]", ident) else "_" + ident
+
+
+def key(pos):
+    return (pos.file, pos.line, pos.column)
+
+
+def emit(kind, pos, detail):
+    if MODE == "patch":
+        print("LSMCONV\t%s\t%s\t%s\t%s" % (kind, pos.file, pos.line, detail))
+        sys.stdout.flush()
+    elif MODE == "report" and kind == "todo":
+        coccilib.report.print_report(pos, "TODO: " + detail)
+    elif MODE == "org" and kind == "todo":
+        coccilib.org.print_todo(pos, detail)
+
+
+def names_for(pos, ops):
+    lsm = NAMES.get((pos.file, ops)) or lsm_name(ops, "")
+    return lsm, lsm_ident(lsm) + "_hooks"
+
+@initialize:python depends on report@
+@@
+MODE = "report"
+
+@initialize:python depends on org@
+@@
+MODE = "org"
+
+// ---------------------------------------------------------------------
+// Names of the ops structures defined in this file.
+
+@nm@
+identifier o;
+expression N;
+position p;
+@@
+
+ struct security_operations o@p = {..., .name = N, ...};
+
+@script:python@
+o << nm.o;
+N << nm.N;
+p << nm.p;
+@@
+
+NAMES[(p[0].file, o)] = lsm_name(o, N)
+
+@pnm@
+identifier o;
+expression N;
+position p;
+@@
+
+ struct security_operations o@p = {N, ...};
+
+@script:python@
+o << pnm.o;
+N << pnm.N;
+p << pnm.p;
+@@
+
+if N.startswith('"'):
+    NAMES[(p[0].file, o)] = lsm_name(o, N)
+
+// ---------------------------------------------------------------------
+// register_security(): the shapes that can be converted.
+
+@reg@
+identifier o;
+identifier ret;
+position p;
+statement S;
+@@
+
+(
+ if (register_security@p(&o)) S
+|
+ if (register_security@p(&o) < 0) S
+|
+ if (register_security@p(&o) != 0) S
+|
+ ret = register_security@p(&o);
+ if (ret) S
+|
+ ret = register_security@p(&o);
+ if (ret < 0) S
+|
+ ret = register_security@p(&o);
+ if (ret != 0) S
+|
+ return register_security@p(&o);
+|
+ register_security@p(&o);
+)
+
+@script:python regs@
+o << reg.o;
+p << reg.p;
+h;
+s;
+@@
+
+lsm, hooks = names_for(p[0], o)
+HANDLED.add(key(p[0]))
+emit("reg", p[0], "register_security(&%s) -> security_add_hooks(%s, "
+     "ARRAY_SIZE(%s), \"%s\")" % (o, hooks, hooks, lsm))
+coccinelle.h = cocci.make_ident(hooks)
+coccinelle.s = cocci.make_expr('"%s"' % lsm)
+
+@allreg@
+expression list es;
+position p;
+@@
+
+ register_security@p(es)
+
+@script:python@
+es << allreg.es;
+p << allreg.p;
+@@
+
+if key(p[0]) not in HANDLED:
+    emit("todo", p[0], "register_security(%s) in a shape lsmconv does not "
+         "convert: use security_add_hooks() by hand" % es)
+
+// ---------------------------------------------------------------------
+// security_module_enable(): the checks that can go.
+
+@en@
+identifier o;
+expression E;
+position p;
+statement S;
+@@
+
+(
+ if (!security_module_enable@p(&o)) S
+|
+ if (E || !security_module_enable@p(&o)) S
+|
+ if (!security_module_enable@p(&o) || E) S
+)
+
+@script:python@
+o << en.o;
+p << en.p;
+@@
+
+HANDLED.add(key(p[0]))
+emit("reg", p[0], "security_module_enable(&%s) check removed: the LSM "
+     "framework enables the module" % o)
+
+@allen@
+expression list es;
+position p;
+@@
+
+ security_module_enable@p(es)
+
+@script:python@
+es << allen.es;
+p << allen.p;
+@@
+
+if key(p[0]) not in HANDLED:
+    emit("todo", p[0], "security_module_enable(%s) in a shape lsmconv does not "
+         "remove: the LSM framework now decides (DEFINE_LSM .enabled)" % es)
+
+// ---------------------------------------------------------------------
+// Transformations.
+
+@depends on patch@
+identifier reg.o;
+identifier regs.h;
+expression regs.s;
+statement S;
+@@
+
+(
+- if (register_security(&o)) S
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+|
+- if (register_security(&o) < 0) S
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+|
+- if (register_security(&o) != 0) S
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+|
+- return register_security(&o);
++ security_add_hooks(h, ARRAY_SIZE(h), s);
++ return 0;
+|
+- register_security(&o);
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+)
+
+@retv depends on patch@
+identifier reg.o;
+identifier regs.h;
+expression regs.s;
+identifier ret;
+statement S;
+@@
+
+(
+- ret = register_security(&o);
+- if (ret) S
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+|
+- ret = register_security(&o);
+- if (ret < 0) S
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+|
+- ret = register_security(&o);
+- if (ret != 0) S
++ security_add_hooks(h, ARRAY_SIZE(h), s);
+)
+
+@depends on patch@
+identifier retv.ret;
+identifier fn;
+type T;
+@@
+
+ fn(...)
+ {
+ ... when any
+- T ret;
+ ... when != ret
+ }
+
+@depends on patch@
+identifier en.o;
+expression E;
+statement S;
+@@
+
+(
+- if (!security_module_enable(&o)) S
+|
+ if (E
+-    || !security_module_enable(&o)
+    ) S
+|
+ if (
+-    !security_module_enable(&o) ||
+     E) S
+)
+
+@depends on context@
+expression list es;
+@@
+
+(
+* register_security(es)
+|
+* security_module_enable(es)
+)
