@@ -1,0 +1,12 @@
+#include <linux/lsm_hooks.h>
+
+const struct security_operations foo_ops = {
+	.name = "foo",
+	.file_open = foo_file_open,
+	.file_permission = foo_file_permission,
+};
+
+struct security_operations bar_ops = {
+	.name		= "bar",
+	.inode_create	= bar_inode_create,
+};
