@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Compare the decisions of two lsmverify traces.
+#
+# usage: verify/compare.sh [--lsm NAME] A B
+#
+# A and B are console logs, TAP files (lines "# case ...") or expectation
+# files (verify/expect/*.txt): every line "case <lsm>.<name> <allow|deny>
+# <errno>" counts, with or without TAP's "# " in front.  --lsm keeps only
+# that suite's cases.  Names each case that differs or is missing on one side;
+# exits 0 if the traces agree, 1 if they differ, 2 on usage errors (also
+# when neither side has any case: an empty comparison proves nothing).
+set -euo pipefail
+
+usage() {
+	echo "usage: ${0##*/} [--lsm NAME] A B" >&2
+	exit 2
+}
+
+lsm=''
+if [ "${1:-}" = --lsm ]; then
+	lsm=${2:?}
+	shift 2
+fi
+[ $# -eq 2 ] || usage
+for f in "$1" "$2"; do
+	[ -r "$f" ] || { echo "${0##*/}: $f: cannot read" >&2; exit 2; }
+done
+
+extract() {
+	tr -d '\r' <"$1" |
+		sed -n 's/^\(# \)*case \([^ ]*\) \(allow\|deny\) \([^ ]*\)$/\2 \3 \4/p' |
+		awk -v lsm="$lsm" 'lsm == "" || index($1, lsm ".") == 1' |
+		LC_ALL=C sort
+}
+
+a=$(extract "$1")
+b=$(extract "$2")
+if [ -z "$a" ] && [ -z "$b" ]; then
+	echo "${0##*/}: no case lines in either file" >&2
+	exit 2
+fi
+
+awk -v A="$1" -v B="$2" '
+	FNR == 1 { side++ }
+	NF == 0 { next }
+	side == 1 { if ($1 in va) dupa[$1] = 1; va[$1] = $2 " " $3; next }
+	side == 2 { if ($1 in vb) dupb[$1] = 1; vb[$1] = $2 " " $3 }
+	END {
+		bad = 0
+		for (n in va) {
+			if (n in dupa) { print "duplicate in " A ": " n; bad++ }
+			if (!(n in vb)) { print "missing in " B ": " n " (" A ": " va[n] ")"; bad++ }
+			else if (va[n] != vb[n]) { print "differs: " n ": " va[n] " vs " vb[n]; bad++ }
+			else same++
+		}
+		for (n in vb) {
+			if (n in dupb) { print "duplicate in " B ": " n; bad++ }
+			if (!(n in va)) { print "missing in " A ": " n " (" B ": " vb[n] ")"; bad++ }
+		}
+		if (bad) { print bad " difference(s), " same + 0 " case(s) agree"; exit 1 }
+		print "same: " same " case(s)"
+	}' <(printf '%s\n' "$a") <(printf '%s\n' "$b")
