@@ -122,8 +122,7 @@ int lv_skip(const char *fmt, ...)
 		n = sizeof(buf) - 2;
 	buf[n++] = '\n';
 	fflush(stdout);
-	if (write(STDOUT_FILENO, "SKIP: ", 6) < 0 ||
-	    write(STDOUT_FILENO, buf, n) < 0)
+	if (write(STDOUT_FILENO, buf, n) < 0)
 		return LV_SKIP;
 	return LV_SKIP;
 }

@@ -55,6 +55,16 @@ static int run_suite(const struct suite *s)
 	return lv_finish();
 }
 
+static int tomoyo_loader(void)
+{
+	lv_lsm = "tomoyo";
+	if (!lv_guest_guard()) {
+		fprintf(stderr, "tomoyo-loader: refusing to run outside the lsmtest QEMU guest\n");
+		return 1;
+	}
+	return lv_tomoyo_loader();
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
@@ -72,6 +82,9 @@ int main(int argc, char **argv)
 	for (s = suites; s->name; s++)
 		if (!strcmp(name, s->name))
 			return run_suite(s);
+	/* The kernel starts the loader by path, without arguments. */
+	if (!strcmp(name, "tomoyo-loader"))
+		return tomoyo_loader();
 
 	if (argc < 2)
 		return usage();
@@ -88,14 +101,8 @@ int main(int argc, char **argv)
 			printf("%s\n", s->name);
 		return 0;
 	}
-	if (!strcmp(argv[1], "tomoyo-loader")) {
-		lv_lsm = "tomoyo";
-		if (!lv_guest_guard()) {
-			fprintf(stderr, "tomoyo-loader: refusing to run outside the lsmtest QEMU guest\n");
-			return 1;
-		}
-		return lv_tomoyo_loader();
-	}
+	if (!strcmp(argv[1], "tomoyo-loader"))
+		return tomoyo_loader();
 	for (s = suites; s->name; s++)
 		if (!strcmp(argv[1], s->name))
 			return run_suite(s);
