@@ -36,6 +36,7 @@ import re
 import sys
 
 MODE = "patch"
+NULLS = set()
 
 
 def _load_hooks():
@@ -54,6 +55,12 @@ def _load_hooks():
 
 
 HOOKS = _load_hooks()
+
+
+# Script rules here never drop a match (cocci.include_match(False) drops it
+# for every later rule, the ops structure included); they bind NONE, which
+# matches no code, to switch a transformation off.
+NONE = "__lsmconv_no_match__"
 
 
 def lsm_name(ops, name):
@@ -220,10 +227,7 @@ n << pnm.N;
 n2;
 @@
 
-if n.startswith('"'):
-    coccinelle.n2 = cocci.make_expr(n)
-else:
-    cocci.include_match(False)
+coccinelle.n2 = cocci.make_expr(n if n.startswith('"') else NONE)
 
 @script:python lsmn@
 o << ops.o;
@@ -249,20 +253,21 @@ o << ops.o;
 f << ent.f;
 e << ent.e;
 pe << ent.pe;
+f2;
 g;
 @@
 
-if f == "name":
-    cocci.include_match(False)
-else:
+f2, g = NONE, NONE
+if f != "name":
     hook = field_hook(pe[0].file, f)
     if hook is None:
         emit("todo", pe[0], "%s: .%s = %s: field is not a hook of the target "
              "tree (vendor or renamed hook); entry left as is" % (o, f, e))
-        cocci.include_match(False)
     else:
         emit("entry", pe[0], "%s: LSM_HOOK_INIT(%s, %s)" % (o, hook, e))
-        coccinelle.g = cocci.make_ident(hook)
+        f2, g = f, hook
+coccinelle.f2 = cocci.make_ident(f2)
+coccinelle.g = cocci.make_ident(g)
 
 @pos@
 identifier ops.o;
@@ -279,13 +284,14 @@ n << pos.n;
 before << pos.before;
 e << pos.e;
 pp << pos.pp;
+e2;
 x;
 @@
 
 path = pp[0].file
 n = int(n)
 e = str(e)
-exp = expand_entry(path, e)
+exp = expand_entry(path, e) if e not in ("NULL", "0") else None
 conv = None
 if exp is not None:
     hook = field_hook(path, exp[0])
@@ -310,16 +316,27 @@ else:
              "struct security_operations" % (o, e, len(members)))
     elif members[n] == "name" or (n == 0 and e.startswith('"')):
         pass
+    elif e in ("NULL", "0"):
+        NULLS.add(o)
     elif members[n] not in HOOKS:
         emit("todo", pp[0], "%s: positional entry %s is member %s, not a hook "
              "of the target tree; entry left as is" % (o, e, members[n]))
     else:
         conv = (members[n], e)
 if conv is None:
-    cocci.include_match(False)
+    coccinelle.e2 = cocci.make_expr(NONE)
+    coccinelle.x = cocci.make_ident(NONE)
 else:
     emit("entry", pp[0], "%s: LSM_HOOK_INIT(%s, %s)" % (o, conv[0], conv[1]))
+    coccinelle.e2 = cocci.make_expr(e)
     coccinelle.x = cocci.make_ident("LSM_HOOK_INIT(%s, %s)" % conv)
+
+@script:python pnull@
+o << ops.o;
+d;
+@@
+
+coccinelle.d = cocci.make_ident(o if o in NULLS else NONE)
 
 @script:python depends on !patch@
 o << ops.o;
@@ -334,25 +351,33 @@ emit("todo", p[0], "%s: struct security_operations initializer to turn into "
 
 @depends on patch@
 identifier ops.o;
-expression pos.e;
 position pos.pp;
+expression pchk.e2;
 identifier pchk.x;
 @@
 
  struct security_operations o = { ...,
-- e@pp
+- e2@pp
 + x
  , ...};
 
 @depends on patch@
+identifier pnull.d;
+@@
+
+ struct security_operations d = { ...,
+- NULL,
+ ...};
+
+@depends on patch@
 identifier ops.o;
-identifier ent.f;
 expression ent.e;
+identifier chk.f2;
 identifier chk.g;
 @@
 
  struct security_operations o = { ...,
-- .f = e,
+- .f2 = e,
 + LSM_HOOK_INIT(g, e),
  ...};
 
