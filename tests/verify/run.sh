@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The behaviour suite (verify/): build it, check on the host what is
+# harmless to check there, then boot the shared kernel once per exclusive
+# major and compare each trace with verify/expect/*.txt; finally boot mutant
+# policies and show that the comparison catches them.
+#
+# LSMVERIFY_KERNEL=BZIMAGE boots that kernel instead of build/kernels/lsm.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+cd "$root"
+
+echo "TAP version 13"
+O=build/verify
+work=build/verify-test
+rm -rf "$work"
+mkdir -p "$work"
+
+missing=()
+for t in gcc make checkpolicy apparmor_parser; do
+	command -v "$t" >/dev/null || missing+=("$t")
+done
+[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || missing+=(libc.a)
+tree=build/linux-source-6.1
+[ -f "$tree/security/selinux/include/classmap.h" ] || missing+=("$tree")
+if [ ${#missing[@]} -gt 0 ]; then
+	tap_skip "behaviour suite" "missing: ${missing[*]} (make deps tree)"
+	tap_done
+	exit
+fi
+
+# --- build ----------------------------------------------------------------
+if make -s -C verify O="$root/$O" >"$work/make.log" 2>&1; then
+	tap_ok "make -C verify builds lsmverify, the SELinux policy and the AppArmor profiles"
+else
+	tap_diag "$(tail -n 20 "$work/make.log")"
+	tap_not_ok "make -C verify builds lsmverify, the SELinux policy and the AppArmor profiles"
+	tap_done
+	exit
+fi
+static() {
+	case $(ldd "$1" 2>&1 || true) in *'not a dynamic'*) return 0 ;; *) return 1 ;; esac
+}
+tap_check "lsmverify is statically linked" static "$O/lsmverify"
+
+# Every class of the tree's classmap.h is declared in the policy.
+classes_match() {
+	local want got
+	want=$("$O/gen-classmap" allclasses | wc -w)
+	got=$(grep -c '^class [a-z_0-9]* {' "$O/selinux/policy.conf")
+	[ "$want" -gt 90 ] && [ "$want" -eq "$got" ]
+}
+tap_check "the SELinux policy declares every class of classmap.h" classes_match
+differs() { ! cmp -s "$1" "$2"; }
+tap_check "the mutant SELinux policy differs from the real one" \
+	differs "$O/selinux/policy.bin" "$O/selinux/policy-mutant.bin"
+tap_check "the mutant AppArmor profiles differ from the real ones" \
+	differs "$O/apparmor/profiles.bin" "$O/apparmor/profiles-mutant.bin"
+
+# --- host: the guard --------------------------------------------------------
+# On the host every suite must refuse (skip) before touching anything.
+refuses() {
+	local out rc
+	out=$("$O/lsmverify" "$1" 2>&1) && rc=0 || rc=$?
+	[ "$rc" -eq 77 ] && case $out in *refusing*) return 0 ;; *) return 1 ;; esac
+}
+for s in $("$O/lsmverify" list); do
+	tap_check "host: lsmverify $s refuses to run outside the guest (exit 77)" refuses "$s"
+done
+loader_refuses() {
+	! "$O/lsmverify" tomoyo-loader >/dev/null 2>&1
+}
+tap_check "host: the TOMOYO loader refuses to run outside the guest" loader_refuses
+
+# --- host: expectation files and compare.sh -----------------------------------
+expect_sane() {	# each suite: only its own cases, at least one allow and one deny
+	local f=verify/expect/$1.txt
+	[ -f "$f" ] || return 1
+	! grep -v "^case $1\.[a-z0-9_]* \(allow 0\|deny E[A-Z0-9]*\)$" "$f" | grep -q . &&
+		grep -q ' allow 0$' "$f" && grep -q ' deny ' "$f"
+}
+for s in $("$O/lsmverify" list); do
+	tap_check "verify/expect/$s.txt: well-formed, has allowed and denied cases" expect_sane "$s"
+done
+
+cmp_rc() {	# cmp_rc WANT A B [ARGS]: compare.sh exits WANT
+	local want=$1 rc
+	shift
+	verify/compare.sh "$@" >"$work/compare.out" 2>&1 && rc=0 || rc=$?
+	[ "$rc" -eq "$want" ]
+}
+exp=verify/expect/selinux.txt
+sed 's/^case /# case /' "$exp" >"$work/same.tap"
+sed 's/^\(case selinux.a_read_b\) deny EACCES$/# \1 allow 0/; s/^case /# case /' "$exp" >"$work/flip.tap"
+grep -v 'selinux.b_nice' "$exp" >"$work/short.txt"
+tap_check "compare.sh: a TAP trace equal to the expectation compares equal" \
+	cmp_rc 0 "$exp" "$work/same.tap"
+flip_named() {
+	cmp_rc 1 "$exp" "$work/flip.tap" && grep -q 'differs: selinux.a_read_b' "$work/compare.out"
+}
+tap_check "compare.sh: one flipped decision exits 1 and names the case" flip_named
+short_named() {
+	cmp_rc 1 "$exp" "$work/short.txt" && grep -q 'missing in .*selinux.b_nice' "$work/compare.out"
+}
+tap_check "compare.sh: a missing case exits 1 and names the case" short_named
+tap_check "compare.sh: files without cases are a usage error (exit 2)" \
+	cmp_rc 2 /dev/null /dev/null
+tap_check "compare.sh --lsm: another suite's cases are ignored" \
+	cmp_rc 0 --lsm selinux "$exp" "$work/same.tap"
+
+if command -v shellcheck >/dev/null; then
+	tap_check "shellcheck: verify/*.sh tests/verify/run.sh" \
+		shellcheck -x verify/stage.sh verify/compare.sh tests/verify/run.sh
+fi
+
+# --- guest ---------------------------------------------------------------------
+bz=${LSMVERIFY_KERNEL:-build/kernels/lsm/arch/x86/boot/bzImage}
+if [ ! -f "$bz" ] && [ -z "${LSMVERIFY_KERNEL:-}" ] && [ -d "$tree/.git" ]; then
+	# Shared, incremental: normally tests/boot has built it already.
+	qemu-boot/build-kernel.sh --tree "$tree" --name lsm >"$work/kernel.log" 2>&1 || true
+fi
+if [ ! -f "$bz" ] || [ ! -x qemu-boot/run.sh ] || ! command -v qemu-system-x86_64 >/dev/null; then
+	tap_skip "guest traces" "no kernel at $bz or no QEMU harness"
+	tap_done
+	exit
+fi
+# A private copy: another suite may be relinking the shared one.
+cp "$bz" "$work/bzImage"
+bz=$work/bzImage
+
+initrd() {	# initrd NAME [--mutant]
+	local adds=() a
+	while IFS= read -r a; do
+		adds+=(--add "$a")
+	done < <(verify/stage.sh "${@:2}" "$work/stage-$1")
+	qemu-boot/build-initramfs.sh --out "$work/$1.cpio.gz" "${adds[@]}" >/dev/null
+}
+if initrd real && initrd mutant --mutant; then
+	tap_ok "stage.sh + build-initramfs.sh: initramfs with the real and with the mutant policies"
+else
+	tap_not_ok "stage.sh + build-initramfs.sh: initramfs with the real and with the mutant policies"
+	tap_done
+	exit
+fi
+
+tomoyo_args="TOMOYO_trigger=/lsmverify/lsmverify TOMOYO_loader=/lsmverify/tomoyo-loader"
+# The harness's stacks (qemu-boot/variants.tsv): one exclusive major each,
+# TOMOYO with it.
+stack() {
+	echo "lockdown,yama,loadpin,safesetid,$1,tomoyo,landlock"
+}
+boot() {	# boot NAME INITRD APPEND: sets $verdict and $rc
+	verdict=$(qemu-boot/run.sh --kernel "$bz" --initrd "$work/$2.cpio.gz" \
+		--log "$work/$1.log" --append "$3" --timeout 180) && rc=0 || rc=$?
+	tap_diag "$1: $verdict"
+}
+# The guest's own TAP (FILE.tap) says whether every test passed or skipped.
+# Judged from the TAP, not from run.sh's exit status alone (its verdict line
+# is shown as a diagnostic; a2b7edc's run.sh printed none for passing boots).
+guest_ok() {
+	grep -q '^# lsmtest done: [0-9]* passed, 0 failed' "$work/$1.log.tap" &&
+		! grep -q '^not ok' "$work/$1.log.tap"
+}
+matches() {	# matches LOG SUITE: the trace equals the expectation
+	verify/compare.sh --lsm "$2" "verify/expect/$2.txt" "$1" >"$work/compare.out" 2>&1 ||
+		{ tap_diag "$(cat "$work/compare.out")"; return 1; }
+}
+
+# SELinux boot: TOMOYO stacks with it; capability and Yama run here too.
+boot selinux real "lsm=$(stack selinux) $tomoyo_args lsmtest=capability,tomoyo,selinux,smack,apparmor,yama"
+tap_check "selinux stack: every guest test passed or skipped (each matched its table in the guest)" guest_ok selinux
+for s in capability tomoyo selinux yama; do
+	tap_check "selinux stack: $s trace equals verify/expect/$s.txt" matches "$work/selinux.log.tap" "$s"
+done
+skipped() {
+	grep -q "^ok [0-9]* - $2 # SKIP .*not an active LSM" "$1"
+}
+tap_check "selinux stack: /lsmtest/smack skips (exit 77) with a reason" skipped "$work/selinux.log.tap" smack
+tap_check "selinux stack: /lsmtest/apparmor skips (exit 77) with a reason" skipped "$work/selinux.log.tap" apparmor
+
+boot smack real "lsm=$(stack smack) $tomoyo_args lsmtest=capability,smack,selinux,yama"
+tap_check "smack stack: every guest test passed or skipped" guest_ok smack
+tap_check "smack stack: smack trace equals verify/expect/smack.txt" matches "$work/smack.log.tap" smack
+tap_check "smack stack: /lsmtest/selinux skips with a reason" skipped "$work/smack.log.tap" selinux
+
+boot apparmor real "lsm=$(stack apparmor) lsmtest=capability,apparmor,tomoyo,yama"
+tap_check "apparmor stack: every guest test passed or skipped" guest_ok apparmor
+tap_check "apparmor stack: apparmor trace equals verify/expect/apparmor.txt" \
+	matches "$work/apparmor.log.tap" apparmor
+tap_check "apparmor stack: /lsmtest/tomoyo skips without TOMOYO_trigger/loader" \
+	grep -q '^ok [0-9]* - tomoyo # SKIP .*TOMOYO_trigger' "$work/apparmor.log.tap"
+
+# Two kernels' traces side by side: capability and Yama decide the same way
+# whichever major is stacked.
+same_across() {
+	verify/compare.sh --lsm "$1" "$work/selinux.log.tap" "$work/$2.log.tap" >/dev/null
+}
+for other in smack apparmor; do
+	for s in capability yama; do
+		tap_check "$s: selinux-stack and $other-stack traces are equal" same_across "$s" "$other"
+	done
+done
+
+# --- negative: a wrong policy must show -----------------------------------------
+caught() {	# caught LOG SUITE CASE: compare.sh exits 1 naming exactly CASE
+	if cmp_rc 1 --lsm "$2" "verify/expect/$2.txt" "$1" &&
+		grep -q "^differs: $3: deny [A-Z]* vs allow 0$" "$work/compare.out" &&
+		grep -q '^1 difference(s)' "$work/compare.out"; then
+		return 0
+	fi
+	tap_diag "$(cat "$work/compare.out")"
+	return 1
+}
+fails_naming() {	# the guest itself noticed: verdict=fail naming these tests
+	[ "$rc" -eq 1 ] && case $verdict in *"failed=\"$1\""*) return 0 ;; *) return 1 ;; esac
+}
+boot mutant-selinux mutant "lsm=$(stack selinux) $tomoyo_args lsmtest=tomoyo,selinux"
+tap_check "mutant SELinux/TOMOYO policies: verdict=fail naming tomoyo and selinux" \
+	fails_naming "tomoyo,selinux"
+tap_check "mutant SELinux policy: compare.sh exits 1 naming selinux.a_read_b only" \
+	caught "$work/mutant-selinux.log.tap" selinux selinux.a_read_b
+tap_check "mutant TOMOYO policy: compare.sh exits 1 naming tomoyo.b_read_a only" \
+	caught "$work/mutant-selinux.log.tap" tomoyo tomoyo.b_read_a
+
+boot mutant-smack mutant "lsm=$(stack smack) lsmtest=smack"
+tap_check "mutant Smack rules: verdict=fail naming smack" fails_naming smack
+tap_check "mutant Smack rules: compare.sh exits 1 naming smack.a_read_b only" \
+	caught "$work/mutant-smack.log.tap" smack smack.a_read_b
+
+boot mutant-apparmor mutant "lsm=$(stack apparmor) lsmtest=apparmor"
+tap_check "mutant AppArmor profile: verdict=fail naming apparmor" fails_naming apparmor
+tap_check "mutant AppArmor profile: compare.sh exits 1 naming apparmor.a_read_b only" \
+	caught "$work/mutant-apparmor.log.tap" apparmor apparmor.a_read_b
+
+tap_done
