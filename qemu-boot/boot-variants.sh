@@ -28,10 +28,7 @@ mkdir -p "$boot"
 bz=$("$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$tree" --name "$name")
 ll=$("$LSMCONV_ROOT/qemu-boot/build-selftests.sh" --tree "$tree" --suite landlock)
 initrd=$boot/initramfs.cpio.gz
-adds=()
-for t in "$ll"/*_test; do
-	adds+=(--add "$t:lsmtest/landlock.d/$(basename "$t")")
-done
+adds=(--add "$ll:lsmtest/landlock.d")
 "$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$initrd" "${adds[@]}" >/dev/null
 
 n=0

@@ -55,8 +55,7 @@ mkdir -p build/bench
 qemu-boot/build-initramfs.sh --out "$base" >/dev/null
 row "initramfs, base (KiB)" "$(($(stat -c %s "$base") / 1024))"
 ll=$(qemu-boot/build-selftests.sh --tree "$tree" --suite landlock 2>/dev/null)
-adds=()
-for f in "$ll"/*_test; do adds+=(--add "$f:lsmtest/landlock.d/$(basename "$f")"); done
+adds=(--add "$ll:lsmtest/landlock.d")
 full=build/bench/landlock.cpio.gz
 qemu-boot/build-initramfs.sh --out "$full" "${adds[@]}" >/dev/null
 row "initramfs, with Landlock selftests (KiB)" "$(($(stat -c %s "$full") / 1024))"
