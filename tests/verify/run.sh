@@ -74,6 +74,16 @@ loader_refuses() {
 }
 tap_check "host: the TOMOYO loader refuses to run outside the guest" loader_refuses
 
+# The operation runner is harmless for a read: exit status = errno.
+op_exit() {	# op_exit WANT OP ARG
+	local rc
+	"$O/lsmverify" op --in-guest-child "$2" "$3" && rc=0 || rc=$?
+	[ "$rc" -eq "$1" ]
+}
+tap_check "host: 'lsmverify op read' of a readable file exits 0" op_exit 0 read "$O/lsmverify"
+tap_check "host: 'lsmverify op read' of a missing file exits ENOENT (2)" op_exit 2 read /nonexistent/lsmverify
+tap_check "host: an unknown operation is a setup failure (250)" op_exit 250 no-such-op ""
+
 # --- host: expectation files and compare.sh -----------------------------------
 expect_sane() {	# each suite: only its own cases, at least one allow and one deny
 	local f=verify/expect/$1.txt

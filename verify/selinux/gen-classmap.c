@@ -26,8 +26,10 @@ struct security_class_mapping {
 
 #define NSIDS (sizeof(initial_sid_to_string) / sizeof(initial_sid_to_string[0]))
 
-/* Unused SID numbers still need a name, for checkpolicy numbers SIDs by
- * their order. */
+/*
+ * Unused SID numbers still need a name, for checkpolicy numbers SIDs by
+ * their order.
+ */
 static const char *sid_name(unsigned int i, char *buf, size_t size)
 {
 	if (initial_sid_to_string[i])

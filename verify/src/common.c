@@ -500,8 +500,10 @@ int lv_child_exec(lv_prep_fn prep, const void *ctx, const char *exe,
 /* ------------------------------------------------------------------ */
 /* Credentials                                                          */
 
-/* Keep only the listed capabilities in the effective/permitted/inheritable
- * sets (raw capset: no libcap in the guest). */
+/*
+ * Keep only the listed capabilities in the effective/permitted/inheritable
+ * sets (raw capset: no libcap in the guest).
+ */
 int lv_drop_caps(const int *keep, int nkeep)
 {
 	struct __user_cap_header_struct hdr = {
@@ -519,7 +521,8 @@ int lv_drop_caps(const int *keep, int nkeep)
 	return 0;
 }
 
-/* Become an ordinary user: setgid/setuid from root clears all capabilities.
+/*
+ * Become an ordinary user: setgid/setuid from root clears all capabilities.
  * Stay dumpable so that ptrace tests are about Yama, not about dumpability.
  */
 int lv_become_user(uid_t uid)

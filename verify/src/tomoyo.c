@@ -41,8 +41,10 @@ static bool policy_loaded(void)
 
 	if (lv_read_file(TOMOYO "/profile", buf, sizeof(buf)) < 0)
 		return false;
-	/* The kernel knows PROFILE_VERSION from the start; profile 0 is
-	 * defined only by the loader. */
+	/*
+	 * The kernel knows PROFILE_VERSION from the start; profile 0 is
+	 * defined only by the loader.
+	 */
 	return strstr(buf, "\n0-CONFIG=") != NULL;
 }
 
@@ -153,16 +155,6 @@ int lv_suite_tomoyo(void)
 		return lv_setup_fail("policy loader", err);
 	err = load_domains();
 	lv_case("load_domains", err);
-	if (getenv("LSMVERIFY_DEBUG")) {
-		char dbg[16384];
-		char *l, *sv;
-		if (lv_read_file(TOMOYO "/profile", dbg, sizeof(dbg)) > 0)
-			for (l = strtok_r(dbg, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv))
-				lv_note("profile: %s", l);
-		if (lv_read_file(TOMOYO "/domain_policy", dbg, sizeof(dbg)) > 0)
-			for (l = strtok_r(dbg, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv))
-				lv_note("domain: %s", l);
-	}
 	if (err)
 		return lv_setup_fail("domain_policy", err);
 
