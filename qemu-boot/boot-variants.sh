@@ -30,6 +30,7 @@ ll=$("$LSMCONV_ROOT/qemu-boot/build-selftests.sh" --tree "$tree" --suite landloc
 initrd=$boot/initramfs.cpio.gz
 adds=(--add "$ll:lsmtest/landlock.d")
 "$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$initrd" "${adds[@]}" >/dev/null
+echo "# accelerator: $("$LSMCONV_ROOT/qemu-boot/probe-kvm.sh" --kernel "$bz" --initrd "$initrd")"
 
 n=0
 mapfile -t rows < <(grep -v '^#' "$variants" | grep -v '^\s*$')

@@ -5,6 +5,9 @@
 # usage: run.sh --kernel BZIMAGE --initrd CPIO --log FILE
 #               [--append "ARGS"] [--timeout SECONDS] [--accel tcg|kvm|auto]
 #
+# --accel auto (the default) uses what qemu-boot/probe-kvm.sh found on this
+# machine, and TCG when no probe has run.
+#
 # The console (ttyS0) goes to FILE; the guest's TAP, without kernel noise,
 # comes back on a second serial port (FILE.tap); the number of failed tests
 # comes back as QEMU's exit status through isa-debug-exit.  Prints one line
@@ -22,7 +25,7 @@ usage() {
 }
 
 kernel='' initrd='' log='' append='' timeout=${LSMCONV_BOOT_TIMEOUT:-120}
-accel=${LSMCONV_ACCEL:-tcg}
+accel=${LSMCONV_ACCEL:-auto}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Tree preparation and the repository's own hygiene: the distro tree is a
+# one-commit git repo and stays clean, a second run changes nothing, a
+# directory that is not a kernel tree is refused without writing anything,
+# a config fragment that loses an option is refused by name, and the shell
+# code is shellcheck-clean.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+cd "$root"
+tree=build/linux-source-6.1
+echo "TAP version 13"
+
+out=$(scripts/tree.sh 2>&1)
+tap_diag "$out"
+tap_check "tree.sh names the distro tree and its version" \
+	grep -qE '^tree: .*/build/linux-source-6.1 \(6\.1\.[0-9]+\)$' <<<"$out"
+tap_check "the distro tree is a git repo with exactly one commit" \
+	test "$(git -C "$tree" rev-list --count HEAD)" -eq 1
+head1=$(git -C "$tree" rev-parse HEAD)
+out=$(scripts/tree.sh 2>&1)
+same_tree() {
+	! grep -q unpacking <<<"$out" && [ "$(git -C "$tree" rev-parse HEAD)" = "$head1" ]
+}
+tap_check "a second tree.sh run unpacks nothing and keeps the commit" same_tree
+tap_check "builds are out of tree: the distro tree has no changes" \
+	test -z "$(git -C "$tree" status --porcelain | head -1)"
+
+# failed_saying TEXT: the last command failed and its output has TEXT.
+failed_saying() {
+	[ "$rc" -ne 0 ] && grep -qF -- "$1" <<<"$out"
+}
+
+junk=$(mktemp -d)
+echo "not a kernel" >"$junk/README"
+before=$(ls -la --time-style=full-iso "$junk")
+out=$(make -s tree TREE="$junk" 2>&1) && rc=0 || rc=$?
+tap_diag "$out"
+tap_check "make tree TREE=<not a kernel tree> fails" test "$rc" -ne 0
+tap_check "the error names the directory and says why" \
+	grep -qF "$junk: not a kernel tree" <<<"$out"
+tap_check "nothing was written there" \
+	test "$before" = "$(ls -la --time-style=full-iso "$junk")"
+out=$(qemu-boot/build-kernel.sh --tree "$junk" --name junk 2>&1) && rc=0 || rc=$?
+tap_check "build-kernel.sh refuses it too" failed_saying "$junk: not a kernel tree"
+tap_check "... without creating build/kernels/junk" test ! -e build/kernels/junk
+rm -rf "$junk"
+
+# A fragment whose option cannot survive olddefconfig (LoadPin needs BLOCK,
+# which tinyconfig leaves off and this fragment does not turn on).
+frag=$(mktemp --suffix=.config)
+printf 'CONFIG_SECURITY=y\nCONFIG_SYSFS=y\nCONFIG_MULTIUSER=y\nCONFIG_SECURITY_LOADPIN=y\n' >"$frag"
+out=$(qemu-boot/build-kernel.sh --tree "$tree" --name fragcheck --fragment "$frag" 2>&1) && rc=0 || rc=$?
+tap_diag "$(tail -n 2 <<<"$out")"
+tap_check "a fragment option lost to olddefconfig stops the build, naming it" \
+	failed_saying "CONFIG_SECURITY_LOADPIN=y' did not survive"
+rm -rf "$frag" build/kernels/fragcheck
+
+out=$(scripts/deps.sh 2>&1)
+tap_check "deps.sh a second time installs nothing" grep -q 'all [0-9]* packages present' <<<"$out"
+
+if command -v shellcheck >/dev/null; then
+	mapfile -t files < <(git ls-files '*.sh' .ci/run qemu-boot/guest/init qemu-boot/guest/lsmtest-init 'qemu-boot/guest/tests/*')
+	out=$(shellcheck -x "${files[@]}" 2>&1) && rc=0 || rc=$?
+	[ "$rc" -eq 0 ] || tap_diag "$out"
+	tap_check "shellcheck is clean on ${#files[@]} committed shell files" test "$rc" -eq 0
+else
+	tap_skip "shellcheck" "shellcheck not installed"
+fi
+tap_done
