@@ -35,14 +35,14 @@ failed_saying() {
 
 junk=$(mktemp -d)
 echo "not a kernel" >"$junk/README"
-before=$(ls -la --time-style=full-iso "$junk")
+before=$(ls -lA --time-style=full-iso "$junk")
 out=$(make -s tree TREE="$junk" 2>&1) && rc=0 || rc=$?
 tap_diag "$out"
 tap_check "make tree TREE=<not a kernel tree> fails" test "$rc" -ne 0
 tap_check "the error names the directory and says why" \
 	grep -qF "$junk: not a kernel tree" <<<"$out"
 tap_check "nothing was written there" \
-	test "$before" = "$(ls -la --time-style=full-iso "$junk")"
+	test "$before" = "$(ls -lA --time-style=full-iso "$junk")"
 out=$(qemu-boot/build-kernel.sh --tree "$junk" --name junk 2>&1) && rc=0 || rc=$?
 tap_check "build-kernel.sh refuses it too" failed_saying "$junk: not a kernel tree"
 tap_check "... without creating build/kernels/junk" test ! -e build/kernels/junk
