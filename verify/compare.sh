@@ -4,10 +4,10 @@
 #
 # usage: verify/compare.sh [--lsm NAME] A B
 #
-# A and B are console logs, TAP files (lines "# case ...") or expectation
-# files (verify/expect/*.txt): every line "case <lsm>.<name> <allow|deny>
-# <errno>" counts, with or without TAP's "# " in front.  --lsm keeps only
-# that suite's cases.  Names each case that differs or is missing on one side;
+# A and B are console logs, TAP files (lines "# case ..."), expectation
+# files (verify/expect/*.txt) or traces.sh output: every line
+# "case [<major>/]<lsm>.<name> <allow|deny> <errno>" counts, with or without
+# TAP's "# " in front.  --lsm keeps only that suite's cases.  Names each case that differs or is missing on one side;
 # exits 0 if the traces agree, 1 if they differ, 2 on usage errors (also
 # when neither side has any case: an empty comparison proves nothing).
 set -euo pipefail
@@ -30,7 +30,7 @@ done
 extract() {
 	tr -d '\r' <"$1" |
 		sed -n 's/^\(# \)*case \([^ ]*\) \(allow\|deny\) \([^ ]*\)$/\2 \3 \4/p' |
-		awk -v lsm="$lsm" 'lsm == "" || index($1, lsm ".") == 1' |
+		awk -v lsm="$lsm" 'lsm == "" || index($1, lsm ".") == 1 || index($1, "/" lsm ".") > 0' |
 		LC_ALL=C sort
 }
 
@@ -49,15 +49,15 @@ awk -v A="$1" -v B="$2" '
 	END {
 		bad = 0
 		for (n in va) {
-			if (n in dupa) { print "duplicate in " A ": " n; bad++ }
-			if (!(n in vb)) { print "missing in " B ": " n " (" A ": " va[n] ")"; bad++ }
-			else if (va[n] != vb[n]) { print "differs: " n ": " va[n] " vs " vb[n]; bad++ }
+			if (n in dupa) { print "1 duplicate in " A ": " n; bad++ }
+			if (!(n in vb)) { print "1 missing in " B ": " n " (" A ": " va[n] ")"; bad++ }
+			else if (va[n] != vb[n]) { print "1 differs: " n ": " va[n] " vs " vb[n]; bad++ }
 			else same++
 		}
 		for (n in vb) {
-			if (n in dupb) { print "duplicate in " B ": " n; bad++ }
-			if (!(n in va)) { print "missing in " A ": " n " (" B ": " vb[n] ")"; bad++ }
+			if (n in dupb) { print "1 duplicate in " B ": " n; bad++ }
+			if (!(n in va)) { print "1 missing in " A ": " n " (" B ": " vb[n] ")"; bad++ }
 		}
-		if (bad) { print bad " difference(s), " same + 0 " case(s) agree"; exit 1 }
-		print "same: " same " case(s)"
-	}' <(printf '%s\n' "$a") <(printf '%s\n' "$b")
+		if (bad) { print "2 " bad " difference(s), " same + 0 " case(s) agree"; exit 1 }
+		print "2 same: " same " case(s)"
+	}' <(printf '%s\n' "$a") <(printf '%s\n' "$b") | LC_ALL=C sort | cut -d' ' -f2-
