@@ -43,6 +43,11 @@ static const struct cap_case ops[] = {
 	{ "rawsock", "rawsock", "" },			/* CAP_NET_RAW */
 	{ "mknod", "mknod", DIR "/userdir/node" },	/* CAP_MKNOD */
 	{ "setuid", "setuid", "4321" },			/* CAP_SETUID */
+	{ "setgid", "setgid", "4321" },			/* CAP_SETGID */
+	{ "chroot", "chroot", DIR "/mnt" },		/* CAP_SYS_CHROOT */
+	{ "settime", "settime", "" },			/* CAP_SYS_TIME */
+	{ "bind80", "bind", "80" },			/* CAP_NET_BIND_SERVICE */
+	{ "chmod_other", "chmod", DIR "/secret" },	/* CAP_FOWNER */
 	{ "kill_init", "signull", "1" },		/* CAP_KILL */
 	{ "read_0600", "read", DIR "/secret" },		/* CAP_DAC_OVERRIDE */
 	{ NULL, NULL, NULL }

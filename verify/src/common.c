@@ -92,12 +92,36 @@ bool lv_guest_guard(void)
 	return cmdline_has_lsmtest() && pid1_is_lsmtest_init();
 }
 
+/*
+ * Kernels before 4.15 have no /sys/kernel/security/lsm (legacy baselines):
+ * there, an LSM is active if its interface exists.
+ */
+static bool lsm_interface_present(const char *name)
+{
+	if (!strcmp(name, "selinux"))
+		return !lv_ensure_mount("/sys/fs/selinux", "selinuxfs") &&
+		       !access("/sys/fs/selinux/enforce", F_OK);
+	if (!strcmp(name, "smack"))
+		return !lv_ensure_mount("/sys/fs/smackfs", "smackfs") &&
+		       !access("/sys/fs/smackfs/load2", F_OK);
+	lv_ensure_mount("/sys/kernel/security", "securityfs");
+	if (!strcmp(name, "apparmor"))
+		return !access("/sys/kernel/security/apparmor/.load", F_OK);
+	if (!strcmp(name, "tomoyo"))
+		return !access("/sys/kernel/security/tomoyo/self_domain", F_OK);
+	if (!strcmp(name, "yama"))
+		return !access("/proc/sys/kernel/yama/ptrace_scope", F_OK);
+	return false;
+}
+
 bool lv_lsm_active(const char *name)
 {
 	char buf[512];
 	char *tok, *save;
 	int n = lv_read_file("/sys/kernel/security/lsm", buf, sizeof(buf));
 
+	if (n == -ENOENT)
+		return lsm_interface_present(name);
 	if (n < 0)
 		return false;
 	for (tok = strtok_r(buf, ",\n", &save); tok;

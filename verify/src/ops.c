@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
+#include <time.h>
 
 #include "lsmverify.h"
 
@@ -155,6 +156,49 @@ static int op_mknod(const char *path)
 	return 0;
 }
 
+static int op_chroot(const char *dir)
+{
+	return ret(chroot(dir));
+}
+
+/* Set the clock to what it is (CAP_SYS_TIME). */
+static int op_settime(const char *arg)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		return -errno;
+	return ret(clock_settime(CLOCK_REALTIME, &ts));
+}
+
+/* Bind a TCP socket to a port below 1024 (CAP_NET_BIND_SERVICE). */
+static int op_bind(const char *arg)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(atoi(arg)),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = ret(bind(fd, (struct sockaddr *)&sin, sizeof(sin)));
+	close(fd);
+	return rc;
+}
+
+/* chmod to the mode the file has (CAP_FOWNER for someone else's file). */
+static int op_chmod(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	return ret(chmod(path, st.st_mode & 07777));
+}
+
 static int write_attr(const char *path, const char *val)
 {
 	return lv_write_str(path, val);
@@ -220,6 +264,10 @@ static const struct lv_op ops[] = {
 	{ "signull", op_signull },
 	{ "sigurg", op_sigurg },
 	{ "mknod", op_mknod },
+	{ "chroot", op_chroot },
+	{ "settime", op_settime },
+	{ "bind", op_bind },
+	{ "chmod", op_chmod },
 	{ "setexec", op_setexec },
 	{ "setcurrent", op_setcurrent },
 	{ "smacklabel", op_smacklabel },
