@@ -40,10 +40,11 @@ done
 [ -f "$kernel" ] || { echo "${0##*/}: $kernel: no such kernel" >&2; exit 2; }
 
 mkdir -p "$work"
+"$here/stage.sh" "${mutant[@]}" "$work/stage" >"$work/adds"
 adds=()
 while IFS= read -r a; do
 	adds+=(--add "$a")
-done < <("$here/stage.sh" "${mutant[@]}" "$work/stage")
+done <"$work/adds"
 "$root/qemu-boot/build-initramfs.sh" --out "$work/initramfs.cpio.gz" "${adds[@]}" >/dev/null
 
 tomoyo="TOMOYO_trigger=/lsmverify/lsmverify TOMOYO_loader=/lsmverify/tomoyo-loader"
