@@ -15,4 +15,5 @@ profile lsmv_a flags=(enforce) {
 profile lsmv_b flags=(enforce) {
   /lsmverify-run/apparmor/exe mr,
   /lsmverify-run/apparmor/b r,
+  network unix stream,
 }

@@ -98,6 +98,10 @@ int lv_suite_apparmor(void)
 	lv_case("b_nice", in_b("nice", "-5"));
 	lv_case("a_chown_c", in_a("chown", DIR "/c"));
 	lv_case("a_setuid", in_a("setuid", "4321"));
+	/* network rules: only lsmv_b has one (unix stream) */
+	lv_case("a_tcpsock", in_a("tcpsock", ""));
+	lv_case("a_unixsock", in_a("unixsock", ""));
+	lv_case("b_unixsock", in_b("unixsock", ""));
 	/* signals: no signal rules, so none may be sent to another label */
 	lv_case("a_signal_parent", in_a("sigurg", "ppid"));
 	/* the suite itself is unconfined */

@@ -125,6 +125,26 @@ static int op_rawsock(const char *arg)
 	return 0;
 }
 
+static int make_socket(int family, int type)
+{
+	int fd = socket(family, type, 0);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int op_tcpsock(const char *arg)
+{
+	return make_socket(AF_INET, SOCK_STREAM);
+}
+
+static int op_unixsock(const char *arg)
+{
+	return make_socket(AF_UNIX, SOCK_STREAM);
+}
+
 static pid_t target_pid(const char *arg)
 {
 	if (!strcmp(arg, "ppid"))
@@ -261,6 +281,8 @@ static const struct lv_op ops[] = {
 	{ "mount", op_mount },
 	{ "nice", op_nice },
 	{ "rawsock", op_rawsock },
+	{ "tcpsock", op_tcpsock },
+	{ "unixsock", op_unixsock },
 	{ "signull", op_signull },
 	{ "sigurg", op_sigurg },
 	{ "mknod", op_mknod },

@@ -108,6 +108,17 @@ int lv_suite_selinux(void)
 	lv_case("b_read_b", in_b("read", DIR "/b"));
 	lv_case("b_read_a", in_b("read", DIR "/a"));
 	lv_case("b_exec", in_b("exec", EXE));
+	/* dir and file creation, type_transition, unlink */
+	lv_case("a_create_e", in_a("create", DIR "/e"));
+	lv_case("b_create_d", in_b("create", DIR "/d"));
+	lv_case("b_read_d", in_b("read", DIR "/d"));	/* labelled lsmv_file_b_t */
+	lv_case("a_read_d", in_a("read", DIR "/d"));
+	lv_case("a_unlink_d", in_a("unlink", DIR "/d"));
+	lv_case("b_unlink_d", in_b("unlink", DIR "/d"));
+	/* socket classes */
+	lv_case("a_tcpsock", in_a("tcpsock", ""));
+	lv_case("a_unixsock", in_a("unixsock", ""));
+	lv_case("b_unixsock", in_b("unixsock", ""));
 	/* capability class */
 	lv_case("a_nice", in_a("nice", "-5"));
 	lv_case("b_nice", in_b("nice", "-5"));

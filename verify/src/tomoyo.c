@@ -158,13 +158,16 @@ int lv_suite_tomoyo(void)
 	if (err)
 		return lv_setup_fail("domain_policy", err);
 
-	/* domain-a: read a, write c, execute exe. */
+	/* domain-a: read a, write c, execute exe, create and unlink e. */
 	lv_case("a_read_a", lv_child(prep_domain, DOM_A, "read", DIR "/a"));
 	lv_case("a_write_a", lv_child(prep_domain, DOM_A, "write", DIR "/a"));
 	lv_case("a_read_b", lv_child(prep_domain, DOM_A, "read", DIR "/b"));
 	lv_case("a_write_c", lv_child(prep_domain, DOM_A, "write", DIR "/c"));
 	lv_case("a_create_d", lv_child(prep_domain, DOM_A, "create", DIR "/d"));
 	lv_case("a_exec", lv_child(prep_domain, DOM_A, "exec", DIR "/exe"));
+	lv_case("a_create_e", lv_child(prep_domain, DOM_A, "create", DIR "/e"));
+	lv_case("a_unlink_e", lv_child(prep_domain, DOM_A, "unlink", DIR "/e"));
+	lv_case("a_unlink_c", lv_child(prep_domain, DOM_A, "unlink", DIR "/c"));
 	/* domain-b: read b only; no way back to domain-a. */
 	lv_case("b_read_b", lv_child(prep_domain, DOM_B, "read", DIR "/b"));
 	lv_case("b_read_a", lv_child(prep_domain, DOM_B, "read", DIR "/a"));
