@@ -79,6 +79,11 @@ static int make_files(void)
 		err = set_type(DIR "/b", "lsmv_file_b_t");
 	if (!err)
 		err = set_type(EXE, "lsmv_exec_t");
+	/* The same program, but with a type that is no entrypoint. */
+	if (!err)
+		err = lv_copy_self(DIR "/a_exe");
+	if (!err)
+		err = set_type(DIR "/a_exe", "lsmv_file_a_t");
 	return err;
 }
 
@@ -101,6 +106,10 @@ int lv_suite_selinux(void)
 	if (err)
 		return lv_setup_fail("enforce", err);
 
+	/* entering a domain needs an entrypoint type */
+	lv_case("kernel_enter_a", lv_child(prep_exec, CTX_A, "exec", EXE));
+	lv_case("kernel_enter_a_via_file_a",
+		lv_child(prep_exec, CTX_A, "exec", DIR "/a_exe"));
 	/* file class */
 	lv_case("a_read_a", in_a("read", DIR "/a"));
 	lv_case("a_write_a", in_a("write", DIR "/a"));

@@ -87,6 +87,15 @@ int lv_suite_smack(void)
 		err = label_file(DIR "/c", "LvObjC");
 	if (!err)
 		err = label_file(DIR "/floor", "_");
+	/* Two copies of this program: floor label, and LvObjA (no x). */
+	if (!err)
+		err = lv_copy_self(DIR "/exe_floor");
+	if (!err && setxattr(DIR "/exe_floor", "security.SMACK64", "_", 1, 0))
+		err = -errno;
+	if (!err)
+		err = lv_copy_self(DIR "/exe_a");
+	if (!err && setxattr(DIR "/exe_a", "security.SMACK64", "LvObjA", 6, 0))
+		err = -errno;
 	if (err)
 		return lv_setup_fail("labelled files in " DIR, err);
 
@@ -104,6 +113,9 @@ int lv_suite_smack(void)
 		lv_child(prep_subject, &subj_a, "read", DIR "/floor"));
 	lv_case("a_write_floor",
 		lv_child(prep_subject, &subj_a, "write", DIR "/floor"));
+	lv_case("a_exec_floor",
+		lv_child(prep_subject, &subj_a, "exec", DIR "/exe_floor"));
+	lv_case("a_exec_a", lv_child(prep_subject, &subj_a, "exec", DIR "/exe_a"));
 	/* LvSubjB: rwa on LvObjB only. */
 	lv_case("b_read_b", lv_child(prep_subject, &subj_b, "read", DIR "/b"));
 	lv_case("b_append_b",
