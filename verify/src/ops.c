@@ -67,10 +67,13 @@ static int op_unlink(const char *path)
 	return ret(unlink(path));
 }
 
-/* Executes path, which must be lsmverify: it runs "true" and exits 0. */
+/*
+ * Executes path, which must be lsmverify: it runs "true" and exits 0.
+ * argv[0] is fixed: the program picks a suite by the name it runs under.
+ */
 static int op_exec(const char *path)
 {
-	char *const argv[] = { (char *)path, "op", "--in-guest-child", "true",
+	char *const argv[] = { "lsmverify", "op", "--in-guest-child", "true",
 			       "", NULL };
 	char *const envp[] = { NULL };
 
