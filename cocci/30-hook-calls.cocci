@@ -22,7 +22,7 @@
 ///
 // Confidence: High
 // Copyright: (C) 2026 lsmconv contributors.
-// Options: --smpl-spacing --max-width 80
+// Options:
 // Keywords: security_ops, call_int_hook, call_void_hook
 //
 
@@ -368,7 +368,9 @@ coccinelle.irc = cocci.make_expr(a[2] if a and a[2] != "-" else "0")
 coccinelle.cap = cocci.make_ident(a[3] if a and a[3] != "-" else "lsmconv_no_fallback")
 
 // ---------------------------------------------------------------------
-// Transformations: statement shapes first, then any expression.
+// Transformations: statement shapes first, then any expression.  The
+// whole call is rewritten, so Coccinelle wraps and aligns the arguments
+// in kernel style.
 
 @depends on patch@
 symbol security_ops;

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hook answers used in conditions and as plain statements */
+
+#include <linux/security.h>
+
+static struct security_operations *security_ops;
+
+int security_file_lock(struct file *file, unsigned int cmd)
+{
+	if (call_int_hook(file_lock, 0, file, cmd))
+		return -EPERM;
+	return 0;
+}
+
+int security_file_receive(struct file *file)
+{
+	if (!file)
+		return 0;
+	while (call_int_hook(file_receive, 0, file) == -EAGAIN)
+		cpu_relax();
+	return 0;
+}
+
+int security_file_permission(struct file *file, int mask)
+{
+	call_int_hook(file_permission, 0, file, mask);
+	return fsnotify_perm(file, mask);
+}

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sb_set_mnt_opts: converted, but the target's IRC needs a human */
+
+#include <linux/security.h>
+
+static struct security_operations *security_ops;
+
+int security_sb_set_mnt_opts(struct super_block *sb,
+				void *mnt_opts,
+				unsigned long kern_flags,
+				unsigned long *set_kern_flags)
+{
+	return call_int_hook(sb_set_mnt_opts, 0, sb, mnt_opts, kern_flags,
+			     set_kern_flags);
+}
+EXPORT_SYMBOL(security_sb_set_mnt_opts);
