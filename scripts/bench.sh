@@ -74,8 +74,14 @@ qemu-boot/run.sh --kernel "$bz" --initrd "$full" --log build/bench/landlock.log 
 row "boot + Landlock selftests (s)" "$(since "$t")"
 
 if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then
+	rm -rf build/bench/converted
 	t=$(now)
-	./convert.sh tree build/baseline --out build/bench/converted --report build/bench/report.md \
-		--allow-partial >/dev/null 2>&1 || true
-	row "conversion of the legacy modules (s)" "$(since "$t")"
+	if ./convert.sh tree build/baseline --out build/bench/converted --report build/bench/report.md \
+		--allow-partial --jobs "$(nproc)" >build/bench/convert.log 2>&1; then
+		row "convert.sh over the baseline's modules (s)" "$(since "$t")"
+	else
+		row "convert.sh over the baseline's modules" "failed: see build/bench/convert.log"
+	fi
+else
+	row "convert.sh over the baseline's modules" "n/a: no build/baseline (make baseline)"
 fi
