@@ -74,6 +74,7 @@ statement S;
 @@
 fn(...) {
   ... when != S
+      when any
   d
 +
 + if (!security_module_enable(&O))

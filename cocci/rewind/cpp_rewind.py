@@ -228,7 +228,8 @@ def strip_new_ws(repo, path):
     for no, line in enumerate(lines, 1):
         if no in added:
             line = line.rstrip()
-            if line == "" and out and out[-1].strip() == "":
+            if line == "" and ((out and out[-1].strip() == "") or
+                               (no < len(lines) and lines[no].strip() == "")):
                 continue
         out.append(line)
     save(full, out)

@@ -333,13 +333,13 @@ def cmd_capchain(tree, captsv, modtsv):
                 "names = [p.rstrip().split()[-1].lstrip('*') for p in str(ps).split(',') if p.strip() and p.strip() != 'void']",
                 "coccinelle.e = cocci.make_expr('%s(%%s)' %% ', '.join(names))" % cap, ""]
         if kind == "void":
-            stmts = ["+\t%s_call.e;" % r]
+            stmts = ["+\t@CALL@;"]
             decl = None
         else:
             cond = {"zero": "cap_rc", "positive": "cap_rc <= 0",
                     "default": "cap_rc != %s" % default}[kind]
             decl = "+\tint cap_rc;"
-            stmts = ["+\tcap_rc = E;", "+\tif (%s)" % cond, "+\t\treturn cap_rc;"]
+            stmts = ["+\tcap_rc = @CALL@;", "+\tif (%s)" % cond, "+\t\treturn cap_rc;"]
         for variant in ("d", "nod"):
             hdr = "@%s_%s depends on !%s_has%s@" % (r, variant, r, " && !%s_d" % r if variant == "nod" else "")
             meta = ["expression %s_call.e;" % r]
@@ -347,10 +347,10 @@ def cmd_capchain(tree, captsv, modtsv):
                 meta += ["declaration d;", "statement S;"]
             ins = []
             if decl:
-                ins = [decl.replace("E", "e"), "+"] if variant == "nod" else [decl, "+"]
-            ins += [s.replace("E", "e") for s in stmts]
+                ins = [decl, "+"]
+            ins += [s.replace("@CALL@", "e") for s in stmts]
             if variant == "d":
-                body = ["%s(...) {" % fn, "... when != S", "d"] + ins + ["+", "S", "...", "}"]
+                body = ["%s(...) {" % fn, "... when != S", "    when any", "d"] + ins + ["+", "S", "...", "}"]
             else:
                 body = ["%s(...) {" % fn] + ins + ["+", "...", "}"]
             out += [hdr] + meta + ["@@"] + body + [""]

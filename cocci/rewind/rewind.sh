@@ -5,7 +5,7 @@
 # cap_* calls in the major modules, Yama stacked by hand.  Mechanical: the
 # semantic patches and generators of cocci/rewind/ do every edit.
 #
-# usage: rewind.sh --tree SRC [--out DIR] [--series DIR]
+# usage: rewind.sh --tree SRC [--out DIR] [--series DIR] [--skip-step capchain]
 #
 #   --tree SRC     the stacked tree (read only; a git repo, or a plain tree
 #                  that is first copied to build/rewind-src and committed)
@@ -13,6 +13,9 @@
 #                  commit per step on top of SRC's HEAD
 #   --series DIR   where the steps are written with git format-patch
 #                  (default converted-patches/rewind)
+#   --skip-step capchain
+#                  leave the cap_* calls out of the modules: a deliberately
+#                  wrong baseline, for the tests that must catch it
 #
 # Reproducible: fixed identity and dates, so running it twice gives the same
 # commits and byte-identical patches.
@@ -22,16 +25,21 @@ set -euo pipefail
 
 here=$LSMCONV_ROOT/cocci/rewind
 usage() {
-	echo "usage: ${0##*/} --tree SRC [--out DIR] [--series DIR]" >&2
+	echo "usage: ${0##*/} --tree SRC [--out DIR] [--series DIR] [--skip-step capchain]" >&2
 	exit 2
 }
 
-src='' out=$LSMCONV_ROOT/build/baseline series=$LSMCONV_ROOT/converted-patches/rewind
+src='' out=$LSMCONV_ROOT/build/baseline series=$LSMCONV_ROOT/converted-patches/rewind skip=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) src=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--series) series=${2:?}; shift 2 ;;
+	--skip-step)
+		skip=${2:?}
+		[ "$skip" = capchain ] || usage
+		shift 2
+		;;
 	-h | --help) usage ;;
 	*) usage ;;
 	esac
@@ -204,14 +212,18 @@ registered by register_security() after a security_module_enable() check." \
 	"${modfiles[@]}"
 
 # [9] cap_* calls
-progress 9 $n "modules: call capability first"
-python3 "$here/gen.py" capchain "$src" "$work/cap.tsv" "$work/mod.tsv" >"$work/capchain.cocci"
-sp "$work/capchain.cocci" "${modfiles[@]}"
-commit "LSM: rewind: modules call the capability hooks themselves" \
+if [ "$skip" = capchain ]; then
+	progress 9 $n "modules: cap_* calls LEFT OUT (--skip-step capchain)"
+else
+	progress 9 $n "modules: call capability first"
+	python3 "$here/gen.py" capchain "$src" "$work/cap.tsv" "$work/mod.tsv" >"$work/capchain.cocci"
+	sp "$work/capchain.cocci" "${modfiles[@]}"
+	commit "LSM: rewind: modules call the capability hooks themselves" \
 "A module replaced capability's defaults, so each hook that capability
 also implements calls cap_<hook>() first and stops where the stacked
 security.c would have stopped after capability." \
-	"${modfiles[@]}"
+		"${modfiles[@]}"
+fi
 
 # [10] Yama
 progress 10 $n "Yama: stacked by hand under CONFIG_SECURITY_YAMA_STACKED"
