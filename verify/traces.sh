@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot one kernel with each exclusive major (the harness's stacks, TOMOYO
-# stacked with each) and print the combined decision trace:
+# Boot one kernel once per LSM stack and print the combined decision trace:
 #
-#   case <major>/<lsm>.<name> <allow|deny> <errno-name or 0>
+#   case <stack>/<lsm>.<name> <allow|deny> <errno-name or 0>
 #
 # so that two kernels compare with one command:
 #
@@ -12,32 +11,59 @@
 #   verify/compare.sh a.trace b.trace
 #
 # usage: verify/traces.sh --kernel BZIMAGE --work DIR [--mutant] [--timeout S]
+#          [--variants FILE | --stack NAME=ARGS...] [--tests LIST]
+#          [--add HOSTPATH:GUESTPATH]...
 #
-# Every boot runs every suite (the inactive majors skip).  The boot logs stay
-# in DIR (<major>.log, <major>.log.tap).  Exits 1 if a boot produced no
-# result, 0 otherwise (the decisions themselves are for compare.sh to judge).
+# The stacks: by default one per row of qemu-boot/variants.tsv (NAME, booted
+# with lsm=LIST; one exclusive major each, TOMOYO stacked with it), or those
+# of --variants FILE (same format); --stack NAME=ARGS (repeatable) replaces
+# them by boots with the kernel arguments ARGS, e.g. --stack
+# selinux="security=selinux" for a legacy kernel.  TOMOYO's loader
+# parameters and lsmtest= are always added.
+# Every boot runs every suite (the inactive majors skip), or the guest tests
+# of --tests LIST; --add puts more files into the initramfs (e.g. selftests).
+# The boot logs stay in DIR (<stack>.log, <stack>.log.tap) with the verdict
+# line of qemu-boot/run.sh in <stack>.verdict.  Exits 1 if a boot produced
+# no result, 0 otherwise (the decisions are for compare.sh to judge).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 
 usage() {
-	echo "usage: ${0##*/} --kernel BZIMAGE --work DIR [--mutant] [--timeout S]" >&2
+	echo "usage: ${0##*/} --kernel BZIMAGE --work DIR [--mutant] [--timeout S]" \
+		"[--variants FILE | --stack NAME=ARGS...] [--tests LIST] [--add HOST:GUEST]..." >&2
 	exit 2
 }
 
-kernel='' work='' mutant=() timeout=180
+kernel='' work='' mutant=() timeout=180 variants=$root/qemu-boot/variants.tsv
+tests="capability,tomoyo,selinux,smack,apparmor,yama"
+stacks=() extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--work) work=${2:?}; shift 2 ;;
 	--mutant) mutant=(--mutant); shift ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
+	--variants) variants=${2:?}; shift 2 ;;
+	--stack) stacks+=("${2:?}"); shift 2 ;;
+	--tests) tests=${2:?}; shift 2 ;;
+	--add) extra+=(--add "${2:?}"); shift 2 ;;
 	*) usage ;;
 	esac
 done
 { [ -n "$kernel" ] && [ -n "$work" ]; } || usage
 [ -f "$kernel" ] || { echo "${0##*/}: $kernel: no such kernel" >&2; exit 2; }
+
+# read_variants FILE: "NAME=lsm=LIST" for each row of a variants.tsv.
+read_variants() {
+	[ -r "$1" ] || { echo "${0##*/}: $1: cannot read" >&2; exit 2; }
+	awk -F'\t' '!/^#/ && NF >= 2 { print $1 "=lsm=" $2 }' "$1"
+}
+if [ ${#stacks[@]} -eq 0 ]; then
+	mapfile -t stacks < <(read_variants "$variants")
+	[ ${#stacks[@]} -gt 0 ] || { echo "${0##*/}: $variants: no stacks" >&2; exit 2; }
+fi
 
 mkdir -p "$work"
 "$here/stage.sh" "${mutant[@]}" "$work/stage" >"$work/adds"
@@ -45,24 +71,26 @@ adds=()
 while IFS= read -r a; do
 	adds+=(--add "$a")
 done <"$work/adds"
-"$root/qemu-boot/build-initramfs.sh" --out "$work/initramfs.cpio.gz" "${adds[@]}" >/dev/null
+"$root/qemu-boot/build-initramfs.sh" --out "$work/initramfs.cpio.gz" \
+	"${adds[@]}" "${extra[@]}" >/dev/null
 
 tomoyo="TOMOYO_trigger=/lsmverify/lsmverify TOMOYO_loader=/lsmverify/tomoyo-loader"
-tests="capability,tomoyo,selinux,smack,apparmor,yama"
 status=0
-for major in selinux smack apparmor; do
-	lsm="lockdown,yama,loadpin,safesetid,$major,tomoyo,landlock"
+for s in "${stacks[@]}"; do
+	name=${s%%=*} args=${s#*=}
+	if [ -z "$name" ] || [ "$name" = "$s" ]; then usage; fi
 	verdict=$("$root/qemu-boot/run.sh" --kernel "$kernel" \
-		--initrd "$work/initramfs.cpio.gz" --log "$work/$major.log" \
-		--timeout "$timeout" --append "lsm=$lsm $tomoyo lsmtest=$tests") || true
-	echo "$major: $verdict" >&2
-	tap=$work/$major.log.tap
+		--initrd "$work/initramfs.cpio.gz" --log "$work/$name.log" \
+		--timeout "$timeout" --append "$args $tomoyo lsmtest=$tests") || true
+	echo "$verdict" >"$work/$name.verdict"
+	echo "$name: $verdict" >&2
+	tap=$work/$name.log.tap
 	if ! grep -q '^# lsmtest done:' "$tap" 2>/dev/null; then
-		echo "${0##*/}: $major: the guest produced no result (see $work/$major.log)" >&2
+		echo "${0##*/}: $name: the guest produced no result (see $work/$name.log)" >&2
 		status=1
 		continue
 	fi
 	tr -d '\r' <"$tap" |
-		sed -n "s@^# case \\([^ ]* \\(allow\\|deny\\) [^ ]*\\)\$@case $major/\\1@p"
+		sed -n "s@^# case \\([^ ]* \\(allow\\|deny\\) [^ ]*\\)\$@case $name/\\1@p"
 done
 exit "$status"

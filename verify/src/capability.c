@@ -50,6 +50,8 @@ static const struct cap_case ops[] = {
 	{ "chmod_other", "chmod", DIR "/secret" },	/* CAP_FOWNER */
 	{ "kill_init", "signull", "1" },		/* CAP_KILL */
 	{ "read_0600", "read", DIR "/secret" },		/* CAP_DAC_OVERRIDE */
+	/* CAP_SYS_ADMIN, by cap_inode_setxattr() on the owner's own file */
+	{ "secxattr", "secxattr", DIR "/userdir/owned" },
 	{ NULL, NULL, NULL }
 };
 

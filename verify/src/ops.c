@@ -251,6 +251,17 @@ static int op_smacklabel(const char *arg)
 			    0));
 }
 
+/*
+ * Set a security.* attribute no LSM claims: commoncap's cap_inode_setxattr()
+ * wants CAP_SYS_ADMIN for it.  SELinux and Smack call it themselves; with
+ * AppArmor or TOMOYO it is security.c's fallback (the hook list's initial
+ * return value 1), so a wrong IRC or a lost cap chain lets it through.
+ */
+static int op_secxattr(const char *path)
+{
+	return ret(setxattr(path, "security.lsmverify", "1", 1, 0));
+}
+
 /* "PATH=VALUE": write VALUE into PATH (e.g. a sysctl). */
 static int op_put(const char *arg)
 {
@@ -296,6 +307,7 @@ static const struct lv_op ops[] = {
 	{ "setexec", op_setexec },
 	{ "setcurrent", op_setcurrent },
 	{ "smacklabel", op_smacklabel },
+	{ "secxattr", op_secxattr },
 	{ "put", op_put },
 	{ "tomoyo_domain", op_tomoyo_domain },
 	{ NULL, NULL }
