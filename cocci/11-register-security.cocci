@@ -64,6 +64,12 @@ def emit(kind, pos, detail):
         coccilib.org.print_todo(pos, detail)
 
 
+def tidy(code):
+    """spatch prints `& x`, `f ( a )`: close the gaps for messages."""
+    code = re.sub(r"([&*!(\[])\s+", r"\1", str(code))
+    return re.sub(r"\s+([)\],])", r"\1", code)
+
+
 def names_for(pos, ops):
     lsm = NAMES.get((pos.file, ops)) or lsm_name(ops, "")
     return lsm, lsm_ident(lsm) + "_hooks"
@@ -171,7 +177,7 @@ p << allreg.p;
 
 if key(p[0]) not in HANDLED:
     emit("todo", p[0], "register_security(%s) in a shape lsmconv does not "
-         "convert: use security_add_hooks() by hand" % es)
+         "convert: use security_add_hooks() by hand" % tidy(es))
 
 // ---------------------------------------------------------------------
 // security_module_enable(): the checks that can go.
@@ -214,7 +220,7 @@ p << allen.p;
 
 if key(p[0]) not in HANDLED:
     emit("todo", p[0], "security_module_enable(%s) in a shape lsmconv does not "
-         "remove: the LSM framework now decides (DEFINE_LSM .enabled)" % es)
+         "remove: the LSM framework now decides (DEFINE_LSM .enabled)" % tidy(es))
 
 // ---------------------------------------------------------------------
 // Transformations.
