@@ -439,6 +439,7 @@ position p : script:python() { cap_act(p, "assign") };
 - rc = cf@p(es);
 - if (\(rc\|rc != 0\)) return rc;
 
+// (only the initializer goes, so the blank line after the declaration stays)
 @depends on patch@
 identifier cf, rc;
 type T;
@@ -446,8 +447,9 @@ expression list es;
 position p : script:python() { cap_act(p, "decl") };
 @@
 
-- T rc = cf@p(es);
-+ T rc;
+  T rc
+- = cf@p(es)
+  ;
 - if (\(rc\|rc != 0\)) return rc;
 
 @depends on patch@
