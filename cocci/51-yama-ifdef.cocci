@@ -8,7 +8,8 @@
 /// on disk.  The rule file makes no SmPL transformation, so spatch does not
 /// write the file afterwards and the text edit stays.  Only empty blocks of
 /// exactly that macro are touched; anything else in the file is kept byte
-/// for byte.  Each removed pair is reported as `special`.
+/// for byte.  Each removed pair is reported as `special`; in the report,
+/// org and context modes the pairs are only listed.
 ///
 // Confidence: High
 // Copyright: (C) 2026 lsmconv contributors.
@@ -26,6 +27,7 @@ virtual report
 import re
 import sys
 
+MODE = "patch"
 DONE = set()
 EMPTY = re.compile(r"^[ \t]*#[ \t]*ifdef[ \t]+CONFIG_SECURITY_YAMA_STACKED\b[^\n]*\n"
                    r"(?:[ \t]*\n)*"
@@ -44,6 +46,12 @@ def tidy(path):
     lines = [text.count("\n", 0, m.start()) + 1 for m in EMPTY.finditer(text)]
     if not lines:
         return
+    if MODE != "patch":
+        # report/org/context: say where, change nothing
+        for ln in lines:
+            print("%s:%d: empty #ifdef CONFIG_SECURITY_YAMA_STACKED block "
+                  "(remove it)" % (path, ln))
+        return
     new = EMPTY.sub("", text)
     with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(new)
@@ -53,7 +61,11 @@ def tidy(path):
               % (path, ln))
     sys.stdout.flush()
 
-@fns depends on patch@
+@initialize:python depends on !patch@
+@@
+MODE = "other"
+
+@fns@
 identifier fn;
 position p;
 @@
