@@ -98,3 +98,25 @@ identifier a0.H;
 @@
 - security_delete_hooks(H, ARRAY_SIZE(H));
 + reset_security_ops();
+
+// A module that is not chosen marks itself disabled (4.0: selinux_enabled
+// = 0), so its other initcalls (securityfs, netfilter, ...) stay away.
+@lsm depends on patch@
+identifier x, fn, V;
+declarer name DEFINE_LSM;
+@@
+DEFINE_LSM(x) = { ..., .enabled = &V, ..., .init = fn, ... };
+
+@off depends on lsm@
+identifier lsm.fn, lsm.V, O;
+@@
+fn(...) {
+  <...
+  if (!security_module_enable(&O))
+-	return 0;
++	{
++		V = 0;
++		return 0;
++	}
+  ...>
+}
