@@ -236,13 +236,13 @@ step_build() {
 		log=$out/logs/build-$i.log
 		t=$(date +%s)
 		if [ "$c" != "$final" ] && [ -f "$o/done/$th" ] && { [ "$i" -gt 0 ] || $stand_in || [ -f "$kdir/baseline-$th.bzImage" ]; }; then
-			progress 2 $NSTEPS "  patch $i/$((${#commits[@]} - 1)): cached build ok: $subj"
+			progress 2 "$NSTEPS" "  patch $i/$((${#commits[@]} - 1)): cached build ok: $subj"
 			echo "| $i | $subj | ok (built before) | 0 s |" >>"$out/build-table.md"
 			[ "$i" -gt 0 ] || base_bz=$kdir/baseline-$th.bzImage
 			i=$((i + 1))
 			continue
 		fi
-		progress 2 $NSTEPS "  patch $i/$((${#commits[@]} - 1)): building: $subj"
+		progress 2 "$NSTEPS" "  patch $i/$((${#commits[@]} - 1)): building: $subj"
 		g checkout -q --detach "$c"
 		if ! configure "$o" false "$R/qemu-boot/config/base.config" "$frag" ||
 			! kmake "$o" -j"$jobs" bzImage >"$log" 2>&1; then

@@ -12,7 +12,9 @@
 # and the distro kernel (build/kernels/lsm, booted with security=X) for the
 # baseline kernel, so the trace step is proven on the mutations today.
 #
-# Kernels are kept in build/pipeline-test/kernels between runs (incremental).
+# Kernels are kept in build/pipeline-test/*/kernels between runs (incremental).
+# PIPELINE_BASELINE=DIR and PIPELINE_SERIES=DIR point the real run elsewhere
+# (e.g. a provisional series in build/ while the generator does not exist).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -21,8 +23,8 @@ cd "$root"
 
 P=verify/pipeline.sh
 distro=build/linux-source-6.1
-baseline=build/baseline
-series=converted-patches/series
+baseline=${PIPELINE_BASELINE:-build/baseline}
+series=${PIPELINE_SERIES:-converted-patches/series}
 refbz=build/kernels/lsm/arch/x86/boot/bzImage
 work=build/pipeline-test
 mkdir -p "$work"
