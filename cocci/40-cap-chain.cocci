@@ -108,16 +108,27 @@ def _find_tree():
     cands = []
     if os.environ.get("LSMCONV_TARGET"):
         cands.append(os.environ["LSMCONV_TARGET"])
-    pargv = _cmdline(os.getppid())
-    for i, a in enumerate(pargv):
-        if a == "--target" and i + 1 < len(pargv):
-            t = pargv[i + 1]
-            if not os.path.isabs(t):
-                try:
-                    t = os.path.join(os.readlink("/proc/%d/cwd" % os.getppid()), t)
-                except OSError:
-                    pass
-            cands.append(t)
+    # convert.sh --target T: look for it in the ancestors (with --jobs the
+    # parent is the main spatch process)
+    pid = os.getppid()
+    for _ in range(6):
+        if pid <= 1:
+            break
+        pargv = _cmdline(pid)
+        for i, a in enumerate(pargv):
+            if a == "--target" and i + 1 < len(pargv):
+                t = pargv[i + 1]
+                if not os.path.isabs(t):
+                    try:
+                        t = os.path.join(os.readlink("/proc/%d/cwd" % pid), t)
+                    except OSError:
+                        pass
+                cands.append(t)
+        try:
+            stat = open("/proc/%d/stat" % pid).read()
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
     d = _sp_dir()
     if d:
         cands.append(os.path.join(d, "..", "build", "linux-source-6.1"))

@@ -71,16 +71,27 @@ def _find_tree():
     cands = []
     if os.environ.get("LSMCONV_TARGET"):
         cands.append(os.environ["LSMCONV_TARGET"])
-    pargv = _cmdline(os.getppid())
-    for i, a in enumerate(pargv):
-        if a == "--target" and i + 1 < len(pargv):
-            t = pargv[i + 1]
-            if not os.path.isabs(t):
-                try:
-                    t = os.path.join(os.readlink("/proc/%d/cwd" % os.getppid()), t)
-                except OSError:
-                    pass
-            cands.append(t)
+    # convert.sh --target T: look for it in the ancestors (with --jobs the
+    # parent is the main spatch process)
+    pid = os.getppid()
+    for _ in range(6):
+        if pid <= 1:
+            break
+        pargv = _cmdline(pid)
+        for i, a in enumerate(pargv):
+            if a == "--target" and i + 1 < len(pargv):
+                t = pargv[i + 1]
+                if not os.path.isabs(t):
+                    try:
+                        t = os.path.join(os.readlink("/proc/%d/cwd" % pid), t)
+                    except OSError:
+                        pass
+                cands.append(t)
+        try:
+            stat = open("/proc/%d/stat" % pid).read()
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
     d = _sp_dir()
     if d:
         cands.append(os.path.join(d, "..", "build", "linux-source-6.1"))
@@ -121,7 +132,7 @@ TREE = _find_tree()
 TREE = os.path.normpath(TREE) if TREE else None
 BLOCK = _macro_block(TREE) if TREE else None
 FIRST = {}   # file -> (line, function) of the first function using a macro
-DEFINES = {} # file -> True when it defines register_security()/security_init()
+DONE = set() # files handled
 
 
 def emit(kind, path, line, detail):
@@ -130,6 +141,46 @@ def emit(kind, path, line, detail):
         sys.stdout.flush()
     else:
         print("%s:%s: %s" % (path, line, detail))
+
+
+def insert(path):
+    if path in DONE or path not in FIRST:
+        return
+    DONE.add(path)
+    line, fn = FIRST[path]
+    text = _read(path)
+    if text is None or re.search(r"^\s*#\s*define\s+call_(int|void)_hook\b", text, re.M):
+        return
+    if BLOCK is None:
+        emit("todo", path, line, "call_int_hook()/call_void_hook() are used "
+             "but not defined, and security/security.c of the target could not "
+             "be read: copy the calling macros by hand")
+        return
+    lines = text.split("\n")
+    at = line - 1
+    # keep a comment block that sits right above the function with it
+    while at > 0 and lines[at - 1].strip() and not lines[at - 1].rstrip().endswith((";", "}")):
+        at -= 1
+    # and go above a section comment separated by blank lines, as seed 003
+    # put the macros above "/* Security operations */"
+    k = at - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k >= 0 and lines[k].rstrip().endswith("*/"):
+        while k >= 0 and not lines[k].lstrip().startswith("/*"):
+            k -= 1
+        if k > 0 and not lines[k - 1].strip():
+            at = k
+    if MODE == "patch":
+        new = "\n".join(lines[:at]) + ("\n" if at else "") + BLOCK + "\n" + "\n".join(lines[at:])
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(new)
+    emit("special", path, line, "calling macros call_void_hook()/call_int_hook() "
+         "copied from %s/security/security.c before %s()" % (TREE, fn))
+    emit("todo", path, line, "the calling macros walk security_hook_heads: "
+         "the file needs the target framework (struct security_hook_heads, "
+         "security_add_hooks(), LSM init) in place of security_ops and "
+         "register_security(): port it by hand")
 
 @initialize:python depends on !patch@
 @@
@@ -167,48 +218,10 @@ position p;
 
  fn@p(...) {...}
 
+// (done here and not in a finalize rule: with spatch --jobs N, a finalize
+// rule does not see the state of the processes that handled the files)
 @script:python@
 p << sec.p;
 @@
 
-DEFINES[p[0].file] = True
-
-@finalize:python@
-@@
-
-for path, (line, fn) in sorted(FIRST.items()):
-    if not DEFINES.get(path):
-        continue
-    text = _read(path)
-    if text is None or re.search(r"^\s*#\s*define\s+call_(int|void)_hook\b", text, re.M):
-        continue
-    if BLOCK is None:
-        emit("todo", path, line, "call_int_hook()/call_void_hook() are used "
-             "but not defined, and security/security.c of the target could not "
-             "be read: copy the calling macros by hand")
-        continue
-    lines = text.split("\n")
-    at = line - 1
-    # keep a comment block that sits right above the function with it
-    while at > 0 and lines[at - 1].strip() and not lines[at - 1].rstrip().endswith((";", "}")):
-        at -= 1
-    # and go above a section comment separated by blank lines, as seed 003
-    # put the macros above "/* Security operations */"
-    k = at - 1
-    while k >= 0 and not lines[k].strip():
-        k -= 1
-    if k >= 0 and lines[k].rstrip().endswith("*/"):
-        while k >= 0 and not lines[k].lstrip().startswith("/*"):
-            k -= 1
-        if k > 0 and not lines[k - 1].strip():
-            at = k
-    if MODE == "patch":
-        new = "\n".join(lines[:at]) + ("\n" if at else "") + BLOCK + "\n" + "\n".join(lines[at:])
-        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(new)
-    emit("special", path, line, "calling macros call_void_hook()/call_int_hook() "
-         "copied from %s/security/security.c before %s()" % (TREE, fn))
-    emit("todo", path, line, "the calling macros walk security_hook_heads: "
-         "the file needs the target framework (struct security_hook_heads, "
-         "security_add_hooks(), LSM init) in place of security_ops and "
-         "register_security(): port it by hand")
+insert(p[0].file)
