@@ -28,6 +28,7 @@ REPORT=""
 ALLOW_PARTIAL=0
 JOBS=1
 WORK=""
+SPATCH_PY=""
 
 # Parallel arrays: original path of each input and its copy under $WORK/cur.
 ORIG=()
@@ -160,9 +161,15 @@ setup_work() {
 		printf '%s\t%s\n' "$WORK/cur/${REL[$i]}" "${ORIG[$i]}" >>"$WORK/map.tsv"
 	done
 	: >>"$WORK/map.tsv"
-	python3 "$HERE/cocci/lib/hookdb.py" "$TARGET" >"$WORK/hookdb.tsv" ||
+	# The interpreter itself, not a wrapper script (pyenv shims cost half a
+	# second a call; spatch would run them at every rule to find python).
+	SPATCH_PY=$(python3 -c 'import sys; print(sys.executable)') ||
+		die "python3 is needed"
+	"$SPATCH_PY" "$HERE/cocci/lib/hookdb.py" "$TARGET" >"$WORK/hookdb.tsv" ||
 		die "cannot read the hook table of $TARGET"
 	export LSMCONV_HOOKDB="$WORK/hookdb.tsv"
+	LSMCONV_TARGET=$(cd "$TARGET" && pwd)
+	export LSMCONV_TARGET
 	# Kernel macros spatch needs spelled out to parse converted code.
 	cat >"$WORK/macros.h" <<-'EOF'
 		#define DEFINE_LSM(lsm) static struct lsm_info __lsm_##lsm
@@ -265,7 +272,7 @@ run_rules() {
 		[[ ${#ORIG[@]} -gt 0 ]] || continue
 		read -r -a opts <<<"$(rule_options "$r")"
 		if ! spatch --sp-file "$r" -D patch --dir "$WORK/cur" --include-headers \
-			--in-place --macro-file "$WORK/macros.h" --jobs "$JOBS" \
+			--in-place --macro-file "$WORK/macros.h" --jobs "$JOBS" --python "$SPATCH_PY" \
 			"${opts[@]}" >"$WORK/log/$k.out" 2>"$WORK/log/$k.err"; then
 			tail -n 20 "$WORK/log/$k.err" >&2
 			die "spatch failed on rule $(basename -- "$r")"
@@ -278,7 +285,7 @@ run_rules() {
 
 # Markdown report; prints the number of todo items on stdout.
 write_report() {
-	python3 - "$WORK" "$TARGET" "$MODE" <<-'EOF'
+	"$SPATCH_PY" - "$WORK" "$TARGET" "$MODE" <<-'EOF'
 		import difflib, os, sys
 		work, target, mode = sys.argv[1:4]
 		nrules = int(open(os.path.join(work, "nrules")).read())
@@ -333,6 +340,13 @@ write_report() {
 		        for cand in orig:
 		            if os.path.realpath(cand) == os.path.realpath(path):
 		                w = cand
+		    if w is None:
+		        # spatch names a file it re-parsed after a transformation
+		        # /tmp/cocci_small_output-PID-HEX-BASENAME.
+		        base = os.path.basename(path)
+		        cands = [c for c in orig if base.endswith("-" + os.path.basename(c))]
+		        if base.startswith("cocci_small_output") and len(cands) == 1:
+		            w = cands[0]
 		    if w is None:
 		        w = path
 		        files.setdefault(w, {"entry": 0, "call": 0, "capchain": 0, "special": 0, "reg": 0, "todo": 0})
@@ -446,6 +460,9 @@ main() {
 	run_rules
 	check_leftovers
 	ntodo=$(write_report)
+	if [[ -s "$WORK/parse.tsv" ]]; then
+		echo "$PROG: $(wc -l <"$WORK/parse.tsv") file(s) spatch could not parse completely (see the report)" >&2
+	fi
 	install_results
 	if [[ -n "$REPORT" ]]; then
 		cp -- "$WORK/report.md" "$REPORT"

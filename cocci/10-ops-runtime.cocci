@@ -52,6 +52,10 @@ MODE = "report"
 @@
 MODE = "org"
 
+@initialize:python depends on context@
+@@
+MODE = "context"
+
 @fld@
 struct security_operations s;
 struct security_operations *sp;

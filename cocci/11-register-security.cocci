@@ -82,6 +82,10 @@ MODE = "report"
 @@
 MODE = "org"
 
+@initialize:python depends on context@
+@@
+MODE = "context"
+
 // ---------------------------------------------------------------------
 // Names of the ops structures defined in this file.
 

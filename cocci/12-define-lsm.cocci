@@ -50,6 +50,10 @@ MODE = "report"
 @@
 MODE = "org"
 
+@initialize:python depends on context@
+@@
+MODE = "context"
+
 // ---------------------------------------------------------------------
 // What the file has already.
 

@@ -70,6 +70,10 @@ MODE = "report"
 @@
 MODE = "org"
 
+@initialize:python depends on context@
+@@
+MODE = "context"
+
 @r@
 identifier L;
 statement S;

@@ -197,6 +197,10 @@ MODE = "report"
 @@
 MODE = "org"
 
+@initialize:python depends on context@
+@@
+MODE = "context"
+
 // ---------------------------------------------------------------------
 // Analysis: every rule that looks at the legacy initializer runs before
 // the first transformation.

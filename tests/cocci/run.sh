@@ -11,7 +11,8 @@
 # exit status, default 0).  Per case: one test for the output (byte
 # comparison and exit status), one for idempotence (converting expected.c
 # changes nothing), one per report.expect line.
-# TREE=DIR picks the target tree (default build/linux-source-6.1).
+# TREE=DIR picks the target tree (default build/linux-source-6.1); JOBS=N
+# runs N cases at a time (default: the number of CPUs).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,6 +20,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 CASES="$HERE/cases"
 TARGET=${TREE:-$ROOT/build/linux-source-6.1}
 PATTERN=${1:-}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 
 N=0
 FAILED=0
@@ -30,15 +32,13 @@ cleanup() {
 	fi
 }
 
+# Cases run in parallel and print unnumbered results; main numbers them.
 ok() {
-	N=$((N + 1))
-	echo "ok $N - $*"
+	echo "ok - $*"
 }
 
 not_ok() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $*"
+	echo "not ok - $*"
 }
 
 skip() {
@@ -113,6 +113,41 @@ run_case() {
 	fi
 }
 
+# Run the cases, JOBS at a time; each leaves NAME.tap, then NAME.done.
+launch() {
+	local c running=0
+	for c in "$@"; do
+		(
+			run_case "$c" >"$TMP/$(basename -- "$c").tap" 2>&1 || true
+			: >"$TMP/$(basename -- "$c").done"
+		) &
+		running=$((running + 1))
+		if [[ $running -ge $JOBS ]]; then
+			wait -n || true
+			running=$((running - 1))
+		fi
+	done
+	wait
+}
+
+number() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*)
+			N=$((N + 1))
+			echo "ok $N - ${line#ok - }"
+			;;
+		"not ok - "*)
+			N=$((N + 1))
+			FAILED=$((FAILED + 1))
+			echo "not ok $N - ${line#not ok - }"
+			;;
+		*) echo "$line" ;;
+		esac
+	done
+}
+
 main() {
 	local c cases=()
 	echo "TAP version 13"
@@ -131,9 +166,15 @@ main() {
 	else
 		TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsmconv-cocci.XXXXXX")
 		trap cleanup EXIT
+		launch "${cases[@]}" &
+		# Print each case's results in order, as soon as it is done.
 		for c in "${cases[@]}"; do
-			run_case "$c"
+			while [[ ! -e "$TMP/$(basename -- "$c").done" ]]; do
+				sleep 0.2
+			done
+			number <"$TMP/$(basename -- "$c").tap"
 		done
+		wait
 	fi
 	echo "1..$N"
 	echo "# $((N - FAILED)) passed, $FAILED failed"
