@@ -318,8 +318,9 @@ else:
                 emit("special", pos, "%s: *%s = 0 before the hook: %s"
                      % (f, last, sp["why"]))
             else:
-                emit("todo", pos, "%s: %s; this call's shape has no place for "
-                     "the reset: converted without it, add it by hand"
+                emit("todo", pos, "%s: %s; converted without the reset (it "
+                     "is added only before a statement or return whose last "
+                     "argument is a plain variable): add it by hand"
                      % (f, sp["why"]))
         elif cls == "irc":
             emit("special", pos, "%s: IRC %s: %s" % (f, irc, sp["why"]))
