@@ -13,9 +13,13 @@ SHELL := /bin/bash
 DISTRO_TREE := build/linux-source-6.1
 TREE ?= $(DISTRO_TREE)
 
-.PHONY: all deps tree kernel initramfs boot check bench clean shellcheck
+BASELINE := build/baseline
+SERIES := converted-patches/series
 
-all: boot
+.PHONY: all deps tree kernel boot baseline verify check bench clean shellcheck
+
+# The main job: the tree, its boots, the rewound baseline, and the proof.
+all: boot baseline verify
 
 deps:
 	@scripts/deps.sh
@@ -33,6 +37,16 @@ kernel: tree
 boot: tree
 	@qemu-boot/boot-variants.sh --tree $(TREE)
 
+# The pre-stacking baseline (build/baseline) and its patch series
+# (converted-patches/rewind), derived mechanically from the tree.
+baseline: tree
+	@cocci/rewind/rewind.sh --tree $(TREE) --out $(BASELINE)
+
+# Apply the series to the baseline, build every step, compare with the tree,
+# boot both and compare the decisions (docs/verify.md).
+verify: baseline
+	@verify/pipeline.sh --baseline $(BASELINE) --series $(SERIES) --distro $(TREE)
+
 check: tree
 	@tests/run.sh
 
@@ -43,4 +57,5 @@ shellcheck:
 	@shellcheck -x $$(git ls-files '*.sh') qemu-boot/guest/init qemu-boot/guest/lsmtest-init qemu-boot/guest/tests/*
 
 clean:
-	rm -rf build/kernels build/initramfs build/selftests build/headers build/boot build/test-logs
+	rm -rf build/kernels build/initramfs build/selftests build/headers build/boot build/test-logs \
+		build/baseline build/verify
