@@ -258,11 +258,14 @@ f << ent.f;
 e << ent.e;
 pe << ent.pe;
 f2;
+f3;
 g;
 @@
 
-f2, g = NONE, NONE
-if f != "name":
+f2, f3, g = NONE, NONE, NONE
+if f != "name" and e in ("NULL", "0"):
+    f3 = f
+elif f != "name":
     hook = field_hook(pe[0].file, f)
     if hook is None:
         emit("todo", pe[0], "%s: .%s = %s: field is not a hook of the target "
@@ -271,6 +274,7 @@ if f != "name":
         emit("entry", pe[0], "%s: LSM_HOOK_INIT(%s, %s)" % (o, hook, e))
         f2, g = f, hook
 coccinelle.f2 = cocci.make_ident(f2)
+coccinelle.f3 = cocci.make_ident(f3)
 coccinelle.g = cocci.make_ident(g)
 
 @pos@
@@ -383,6 +387,16 @@ identifier chk.g;
  struct security_operations o = { ...,
 - .f2 = e,
 + LSM_HOOK_INIT(g, e),
+ ...};
+
+@depends on patch@
+identifier ops.o;
+expression ent.e;
+identifier chk.f3;
+@@
+
+ struct security_operations o = { ...,
+- .f3 = e,
  ...};
 
 @depends on patch@

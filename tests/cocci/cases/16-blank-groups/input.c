@@ -7,6 +7,7 @@ static struct security_operations selinux_ops = {
 	.ptrace_access_check =		selinux_ptrace_access_check,
 	.ptrace_traceme =		selinux_ptrace_traceme,
 	.capget =			selinux_capget,
+	.capset =			NULL,
 
 
 	.sb_alloc_security =		selinux_sb_alloc_security,
