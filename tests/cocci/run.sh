@@ -94,7 +94,11 @@ run_case() {
 			else
 				not_ok "$name: report has '$line'"
 				if [[ $shown -eq 0 ]]; then
-					diag <"$TMP/$name/report.md" 2>/dev/null || true
+					if [[ -f "$TMP/$name/report.md" ]]; then
+						diag <"$TMP/$name/report.md"
+					else
+						echo "no report written" | diag
+					fi
 					shown=1
 				fi
 			fi

@@ -7,4 +7,6 @@ static struct security_hook_list foo_hooks[] __lsm_ro_after_init = {
 
 static struct security_hook_list bar_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(inode_create, bar_inode_create),
+
+	LSM_HOOK_INIT(inode_link, bar_inode_link),
 };

@@ -7,6 +7,8 @@ const struct security_operations foo_ops = {
 };
 
 struct security_operations bar_ops = {
-	.name		= "bar",
 	.inode_create	= bar_inode_create,
+
+	.inode_link	= bar_inode_link,
+	.name		= "bar",
 };
