@@ -11,6 +11,8 @@
 # exit status, default 0).  Per case: one test for the output (byte
 # comparison and exit status), one for idempotence (converting expected.c
 # changes nothing), one per report.expect line.
+# Then a few checks of convert.sh itself (errors, in-place and tree mode),
+# unless PATTERN is given and is not "driver".
 # TREE=DIR picks the target tree (default build/linux-source-6.1); JOBS=N
 # runs N cases at a time (default: the number of CPUs).
 set -euo pipefail
@@ -134,6 +136,64 @@ launch() {
 	wait
 }
 
+# check NAME CMD...: one test, passes when CMD succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		ok "driver: $what"
+	else
+		not_ok "driver: $what"
+	fi
+}
+
+driver_tests() {
+	local d=$TMP/driver rc
+	mkdir -p "$d/out" "$d/tree/security/foo" "$d/tree/include/linux"
+	RC=0
+	"$ROOT/convert.sh" file "$d/missing.c" --target "$TARGET" --out "$d/out" \
+		>"$d/stdout" 2>"$d/stderr" || RC=$?
+	check "missing file: exit 2" test "$RC" = 2
+	check "missing file: the message names it" grep -qF "$d/missing.c" "$d/stderr"
+	check "missing file: nothing written" test -z "$(ls -A "$d/out")"
+
+	RC=0
+	"$ROOT/convert.sh" tree "$d/nowhere" --target "$TARGET" >"$d/stdout" 2>"$d/stderr" || RC=$?
+	check "not a kernel tree: exit 2, path named" test "$RC" = 2 -a -n "$(grep -F "$d/nowhere" "$d/stderr")"
+
+	RC=0
+	"$ROOT/convert.sh" file "$CASES/10-yama-module/input.c" --target "$d" --out "$d/out" \
+		>"$d/stdout" 2>"$d/stderr" || RC=$?
+	check "target without lsm_hook_defs.h: exit 2" test "$RC" = 2
+
+	cp -- "$CASES/12-no-name/input.c" "$d/inplace.c"
+	rc=0
+	"$ROOT/convert.sh" file "$d/inplace.c" --target "$TARGET" --report "$d/r.md" \
+		>/dev/null 2>"$d/stderr" || rc=$?
+	check "file mode edits in place" cmp -s "$d/inplace.c" "$CASES/12-no-name/expected.c"
+	check "file mode: progress lines on stderr" grep -q '^\[1/[0-9]*\] rule ' "$d/stderr"
+	check "file mode: no temp files left" test -z "$(find "$d" -name '*.lsmconv-tmp.*')"
+
+	cp -- "$CASES/10-yama-module/input.c" "$d/tree/security/foo/foo.c"
+	cp -- "$CASES/21-vendor-hook/input.c" "$d/tree/security/foo/vendor.c"
+	printf 'static int x = ;\nstatic struct security_operations bad_ops = { .name = "bad", };\n' \
+		>"$d/tree/security/foo/bad.c"
+	echo 'int unrelated;' >"$d/tree/security/foo/other.c"
+	rc=0
+	"$ROOT/convert.sh" tree "$d/tree" --target "$TARGET" --out "$d/tout" --jobs 2 \
+		--report "$d/tree.md" >/dev/null 2>"$d/stderr" || rc=$?
+	check "tree mode: exit 1 with todo items" test "$rc" = 1
+	check "tree mode: converts into --out" cmp -s "$d/tout/security/foo/foo.c" "$CASES/10-yama-module/expected.c"
+	check "tree mode: leaves the tree alone" cmp -s "$d/tree/security/foo/foo.c" "$CASES/10-yama-module/input.c"
+	check "tree mode: skips files without the legacy API" test ! -e "$d/tout/security/foo/other.c"
+	check "tree mode: unparsable file named with its line" grep -qF "security/foo/bad.c:1: parse error" "$d/tree.md"
+	check "tree mode: counts unparsable files" grep -qF "files spatch could not parse: 1" "$d/tree.md"
+	rc=0
+	"$ROOT/convert.sh" tree "$d/tree" --target "$TARGET" --out "$d/tout2" --allow-partial \
+		>/dev/null 2>&1 || rc=$?
+	check "--allow-partial: exit 0" test "$rc" = 0
+}
+
 number() {
 	local line
 	while IFS= read -r line; do
@@ -179,6 +239,9 @@ main() {
 			number <"$TMP/$(basename -- "$c").tap"
 		done
 		wait
+		if [[ -z "$PATTERN" || $PATTERN == driver ]]; then
+			number < <(driver_tests)
+		fi
 	fi
 	echo "1..$N"
 	echo "# $((N - FAILED)) passed, $FAILED failed"
