@@ -73,7 +73,7 @@ else
 fi
 if [ "${LSMCONV_REWIND_MUTANT_BOOT:-0}" = 1 ] && $mutant_ok; then
 	mutant_bz=$(qemu-boot/build-kernel.sh --tree "$base" --name baseline-mutant \
-		--fragment qemu-boot/config/base.config --fragment tests/rewind/baseline.config 2>"$t/mutant-build.log") ||
+		--fragment qemu-boot/config/base.config --fragment qemu-boot/config/baseline.config 2>"$t/mutant-build.log") ||
 		mutant_bz=''
 fi
 
@@ -147,8 +147,8 @@ for tool in gcc make qemu-system-x86_64 busybox; do
 done
 start=$(date +%s)
 if bz=$(qemu-boot/build-kernel.sh --tree "$base" --name baseline \
-	--fragment qemu-boot/config/base.config --fragment tests/rewind/baseline.config 2>"$t/build.log"); then
-	ok "baseline kernel builds (tinyconfig + base + tests/rewind/baseline.config, $(($(date +%s) - start)) s)"
+	--fragment qemu-boot/config/base.config --fragment qemu-boot/config/baseline.config 2>"$t/build.log"); then
+	ok "baseline kernel builds (tinyconfig + base + qemu-boot/config/baseline.config, $(($(date +%s) - start)) s)"
 else
 	nok "baseline kernel build failed"
 	tail -15 "$t/build.log" | sed 's/^/# /'
