@@ -16,9 +16,11 @@
 ///    `rc = cap_H(..); if (rc) return rc;`, `T rc = cap_H(..); if (rc)
 ///    return rc;` (also `rc != 0`), or a body that is only
 ///    `return cap_H(..);` (which becomes `return 0;`).
-/// A declaration of rc left unused is removed too.  Every other cap_*()
-/// call in a registered hook stays and is reported (capchain) with the
-/// reason; it is a todo when it names a function the target lacks, or
+/// A declaration of rc left unused is removed too.  Every other call of a
+/// capability hook function (one the target declares or registers,
+/// cap_<hook of the target>, or cap_<H> for the H the function is
+/// registered for; not helpers like cap_raised()) in a registered hook
+/// stays and is reported (capchain) with the reason; it is a todo when it names a function the target lacks, or
 /// passes other arguments than the hook got (capability now also runs with
 /// the original ones, so the result may differ from the legacy code).
 ///
@@ -389,6 +391,12 @@ p << cc.p;
 pos = p[0]
 fn = pos.current_element
 hooks = REG.get(fn)
+# Only capability hook functions count: one the target has (declared in
+# security.h or registered by capability), cap_<hook> for a hook of the
+# target, or cap_<H> for a (legacy) hook H the function is registered for.
+# Helpers such as cap_raised() or cap_issubset() are not chains.
+if hooks and not (cf in CAPFUNCS or cf[4:] in HOOKS or cf[4:] in hooks):
+    hooks = None
 if hooks:
     shape = SHAPE.get(key(pos))
     args = split_top(str(es))
