@@ -208,7 +208,8 @@ p << en.p;
 
 HANDLED.add(key(p[0]))
 emit("reg", p[0], "security_module_enable(&%s) check removed: the LSM "
-     "framework enables the module" % o)
+     "framework enables the module (for an exclusive major, give DEFINE_LSM "
+     ".flags = LSM_FLAG_LEGACY_MAJOR | LSM_FLAG_EXCLUSIVE and .enabled)" % o)
 
 @allen@
 expression list es;
