@@ -74,6 +74,10 @@ parse_args() {
 	[ -n "$distro" ] || usage
 	[ -f "$frag" ] || die "$frag: no such config fragment"
 	frag=$(realpath "$frag")
+	# git -C runs elsewhere: every path absolute.
+	[ -z "$series" ] || series=$(realpath -m "$series")
+	[ -z "$baseline" ] || baseline=$(realpath -m "$baseline")
+	distro=$(realpath -m "$distro")
 	work=$(realpath -m "$work")
 	tree=$work/converted
 	kdir=$work/kernels
