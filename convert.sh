@@ -217,7 +217,8 @@ check_parse() {
 # spatch never saw: it skips the #else branch of an #ifdef inside an
 # initializer ("CPP-In Initializer passing").  A plain `.hook = fn,` of a
 # target hook is rewritten here the way 20-hook-list.cocci would have done;
-# anything else is todo.  Line numbers refer to the result.
+# anything else is todo.  Line numbers refer to the result.  Blank lines
+# right after the opening brace of a hook list go.
 check_leftovers() {
 	local i f final
 	final=$(($(cat "$WORK/nrules") + 1))
@@ -230,7 +231,11 @@ check_leftovers() {
 					hook[a[1]] = 1
 				}
 			}
-			/struct[ \t]+security_hook_list[^;]*=[ \t]*\{/ { inside = 1; print; next }
+			/struct[ \t]+security_hook_list[^;]*=[ \t]*\{/ { inside = 1; opened = 1; print; next }
+			# A blank line right after the opening brace (left when a comment
+			# and .name went) is not kernel style.
+			opened && /^[ \t]*$/ { next }
+			{ opened = 0 }
 			inside && /^[ \t]*\};/ { inside = 0; print; next }
 			inside && /^[ \t]*\.[A-Za-z_0-9]+[ \t]*=/ {
 				field = $0

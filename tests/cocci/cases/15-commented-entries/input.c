@@ -1,5 +1,7 @@
 static struct security_operations foo_ops = {
+	/* who we are */
 	.name = "foo",
+
 	/* process hooks */
 	.task_kill = foo_task_kill,	/* signals */
 	// .task_wait = foo_task_wait,
