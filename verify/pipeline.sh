@@ -112,18 +112,37 @@ g() {
 # --- step 1: the tree ----------------------------------------------------------
 base='' stand_in=false no_tree='step 1 was not run'
 fresh_clone() {	# fresh_clone SRC: WORK/converted = SRC's HEAD, mtimes kept
+	fetch_base "$1"
+	reset_to "$base"
+}
+fetch_base() {	# fetch_base SRC: clone or fetch; base = SRC's HEAD commit
 	if [ -d "$tree/.git" ]; then
 		g am --abort >/dev/null 2>&1 || true
 		g fetch -q --no-tags "$1" HEAD
-		g checkout -q --detach FETCH_HEAD
-		g reset -q --hard FETCH_HEAD
-		g clean -q -fdx
+		base=$(g rev-parse FETCH_HEAD)
 	else
 		rm -rf "$tree"
 		git clone -q "$1" "$tree"
-		g checkout -q --detach HEAD
+		base=$(g rev-parse HEAD)
 	fi
-	base=$(g rev-parse HEAD)
+}
+reset_to() {	# only the files that differ are rewritten
+	g checkout -q -f --detach "$1"
+	g reset -q --hard "$1"
+	g clean -q -fdx
+}
+
+# The same baseline, patches and mutation as last time: go back to that
+# result instead of git am again (which would touch every patched file and
+# make the next build rebuild all that includes security.h).
+APPLY_KEY=''
+reuse_applied() {
+	local prev commit
+	[ $# -gt 0 ] || return 1
+	APPLY_KEY=$( { echo "$base $mutation"; cat "$@"; } | sha256sum | cut -c1-16)
+	read -r prev commit <"$tree/.git/lsmconv-applied" 2>/dev/null || return 1
+	[ "$prev" = "$APPLY_KEY" ] && g cat-file -e "$commit^{commit}" 2>/dev/null || return 1
+	reset_to "$commit"
 }
 
 series_patches() {
@@ -162,8 +181,13 @@ step_apply() {
 		record 1 skip "$no_tree"
 		return
 	fi
-	fresh_clone "$(realpath "$baseline")"
+	fetch_base "$(realpath "$baseline")"
 	mapfile -t patches < <(series_patches)
+	if reuse_applied "${patches[@]}"; then
+		record 1 pass "${#patches[@]} patches onto $(git -C "$baseline" rev-parse --short HEAD) (as applied before)"
+		return
+	fi
+	reset_to "$base"
 	if [ ${#patches[@]} -eq 0 ]; then
 		record 1 skip "no series: $series has no NNNN-*.patch (the series generator has not written it); baseline cloned"
 		return
@@ -178,6 +202,7 @@ step_apply() {
 		fi
 	done
 	[ -z "$mutation" ] || apply_mutation
+	echo "$APPLY_KEY $(g rev-parse HEAD)" >"$tree/.git/lsmconv-applied"
 	record 1 pass "${#patches[@]} patches onto $(git -C "$baseline" rev-parse --short HEAD)"
 }
 
