@@ -128,6 +128,13 @@ bool lv_lsm_active(const char *name)
 	     tok = strtok_r(NULL, ",\n", &save))
 		if (!strcmp(tok, name))
 			return true;
+	/*
+	 * A legacy kernel stacks Yama by hand (CONFIG_SECURITY_YAMA_STACKED):
+	 * it runs without being in the list.  Its sysctl is registered only
+	 * by yama_init(), so it is a reliable sign in every kernel.
+	 */
+	if (!strcmp(name, "yama"))
+		return lsm_interface_present(name);
 	return false;
 }
 
