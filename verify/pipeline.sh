@@ -132,15 +132,16 @@ reset_to() {	# only the files that differ are rewritten
 	g clean -q -fdx
 }
 
-# The same baseline, patches and mutation as last time: go back to that
-# result instead of git am again (which would touch every patched file and
+# The same baseline and patches as last time: go back to that result (the
+# mutation, if any, is applied on top again) instead of git am again (which would touch every patched file and
 # make the next build rebuild all that includes security.h).
 APPLY_KEY=''
 reuse_applied() {
 	local prev commit
 	[ $# -gt 0 ] || return 1
-	APPLY_KEY=$( { echo "$base $mutation"; cat "$@"; } | sha256sum | cut -c1-16)
-	read -r prev commit <"$tree/.git/lsmconv-applied" 2>/dev/null || return 1
+	APPLY_KEY=$( { echo "$base"; cat "$@"; } | sha256sum | cut -c1-16)
+	[ -f "$tree/.git/lsmconv-applied" ] || return 1
+	read -r prev commit <"$tree/.git/lsmconv-applied"
 	[ "$prev" = "$APPLY_KEY" ] && g cat-file -e "$commit^{commit}" 2>/dev/null || return 1
 	reset_to "$commit"
 }
@@ -184,6 +185,7 @@ step_apply() {
 	fetch_base "$(realpath "$baseline")"
 	mapfile -t patches < <(series_patches)
 	if reuse_applied "${patches[@]}"; then
+		[ -z "$mutation" ] || apply_mutation
 		record 1 pass "${#patches[@]} patches onto $(git -C "$baseline" rev-parse --short HEAD) (as applied before)"
 		return
 	fi
@@ -201,8 +203,8 @@ step_apply() {
 			return
 		fi
 	done
-	[ -z "$mutation" ] || apply_mutation
 	echo "$APPLY_KEY $(g rev-parse HEAD)" >"$tree/.git/lsmconv-applied"
+	[ -z "$mutation" ] || apply_mutation
 	record 1 pass "${#patches[@]} patches onto $(git -C "$baseline" rev-parse --short HEAD)"
 }
 
