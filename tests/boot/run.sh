@@ -71,6 +71,9 @@ tap_check "a test that is not in the initramfs fails by name" \
 boot lsmlist --append "lsm=selinux lsmtest=lsm-list lsmtest.lsm=capability,smack"
 tap_check "lsm-list catches a wrong LSM list" has 'verdict=fail channel=debug-exit status=1 failed="lsm-list"'
 
+boot label --append "lsm=smack lsmtest=lsm-label lsmtest.label=kernel"
+tap_check "lsm-label catches a wrong label (Smack's is _, not kernel)" has 'failed="lsm-label"'
+
 boot lockdown --append "lsm=lockdown,selinux lockdown=confidentiality lsmtest=harness-fail"
 tap_check "under lockdown (no ioperm) the status still comes back, over the serial channel" \
 	has 'verdict=fail channel=serial status=1 failed="harness-fail"'
