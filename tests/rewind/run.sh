@@ -160,9 +160,10 @@ initrd=$t/initramfs.cpio.gz
 adds=()
 if verify/stage.sh "$t/verify" >"$t/verify.adds" 2>"$t/verify.log"; then
 	while IFS= read -r a; do adds+=(--add "$a"); done <"$t/verify.adds"
-	tests="lsm-list,capability"
+	# yama last: scope 3 cannot be lowered again in the same boot.
+	tests="lsm-list,lsm-label,capability,yama"
 else
-	tests="lsm-list"
+	tests="lsm-list,lsm-label"
 	echo "# verify/ could not be staged (see $t/verify.log): lsm-list only"
 fi
 qemu-boot/build-initramfs.sh --out "$initrd" "${adds[@]}" >/dev/null 2>"$t/initramfs.log" || {
@@ -176,17 +177,32 @@ declare -A marker=(
 	[tomoyo]='TOMOYO Linux initialized'
 	[apparmor]='AppArmor: AppArmor initialized'
 )
+# The label each major gives the (unconfined, policy-less) test process;
+# TOMOYO has no /proc/self/attr/current, it shows the domain in securityfs.
+declare -A label=(
+	[selinux]='kernel /proc/self/attr/current'
+	[smack]='_ /proc/self/attr/current'
+	[tomoyo]='<kernel>* /sys/kernel/security/tomoyo/self_domain'
+	[apparmor]='unconfined /proc/self/attr/current'
+)
 for lsm in selinux smack tomoyo apparmor; do
 	log=$t/boot-$lsm.log
+	read -r want file <<<"${label[$lsm]}"
 	verdict=$(qemu-boot/run.sh --kernel "$bz" --initrd "$initrd" --log "$log" \
-		--append "security=$lsm lsmtest=$tests lsmtest.lsm=$lsm") && rc=0 || rc=$?
+		--append "security=$lsm lsmtest=$tests lsmtest.lsm=$lsm lsmtest.label=$want lsmtest.labelfile=$file") &&
+		rc=0 || rc=$?
+	# A suite that skipped proves nothing: capability and Yama must have run.
+	if grep -aqE '^ok [0-9]+ - (capability|yama) # SKIP' "$log.tap"; then
+		rc=1
+		verdict="$verdict (capability or yama skipped: $(grep -aE '# SKIP' "$log.tap" | head -2 | tr '\n' ' '))"
+	fi
 	inited=()
 	for m in selinux smack tomoyo apparmor; do
 		grep -aq "${marker[$m]}" "$log" && inited+=("$m")
 	done
 	echo "# security=$lsm: $verdict; initialised: ${inited[*]:-none}"
 	if [ "$rc" -eq 0 ] && [ "${inited[*]:-}" = "$lsm" ]; then
-		ok "boot security=$lsm: only $lsm initialised, /sys/kernel/security/lsm = $lsm, $tests pass"
+		ok "boot security=$lsm: only $lsm initialised, /sys/kernel/security/lsm = $lsm, label $want, $tests pass"
 	else
 		nok "boot security=$lsm: $verdict, initialised: ${inited[*]:-none}"
 		grep -a -E '^(not ok|# want|# got)' "$log.tap" 2>/dev/null | head -8 | sed 's/^/# /'
