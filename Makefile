@@ -58,4 +58,4 @@ shellcheck:
 
 clean:
 	rm -rf build/kernels build/initramfs build/selftests build/headers build/boot build/test-logs \
-		build/baseline build/verify
+		build/baseline build/verify build/pipeline-test
