@@ -26,7 +26,7 @@ distro=build/linux-source-6.1
 baseline=${PIPELINE_BASELINE:-build/baseline}
 series=${PIPELINE_SERIES:-converted-patches/series}
 refbz=build/kernels/lsm/arch/x86/boot/bzImage
-work=build/pipeline-test
+work=$root/build/pipeline-test
 mkdir -p "$work"
 rm -rf "$work/out"
 mkdir -p "$work/out"
