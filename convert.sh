@@ -412,8 +412,12 @@ write_report() {
 		            f, ln, " in code that uses the legacy LSM API" if rel else
 		            " (no legacy LSM API in the unparsed code)"))
 		    out.append("")
-		for title, kinds in (("Registration", ("reg",)), ("Special-table uses", ("special",))):
+		for title, kinds in (("Registration", ("reg",)), ("Special-table uses", ("special",)),
+		                     ("Cap chains kept", ("capchain",))):
 		    sel = sorted((it for it in items if it[2] in kinds), key=lambda it: (it[0], int(it[1])))
+		    if kinds == ("capchain",):
+		        # the rule's detail says "...: kept: <reason>" (removed ones are only counted)
+		        sel = [it for it in sel if ": kept" in it[3]]
 		    if sel:
 		        out.append("## %s\n" % title)
 		        for f, ln, kind, detail in sel:
