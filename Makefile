@@ -16,10 +16,11 @@ TREE ?= $(DISTRO_TREE)
 BASELINE := build/baseline
 SERIES := converted-patches/series
 
-.PHONY: all deps tree kernel boot baseline verify check bench clean shellcheck
+.PHONY: all deps tree kernel boot baseline series verify check bench clean shellcheck
 
-# The main job: the tree, its boots, the rewound baseline, and the proof.
-all: boot baseline verify
+# The main job: the tree, the rewound baseline, the series regenerated from
+# it, and the proof (build every patch, fixed point, equivalence, stacking).
+all: verify
 
 deps:
 	@scripts/deps.sh
@@ -42,9 +43,14 @@ boot: tree
 baseline: tree
 	@cocci/rewind/rewind.sh --tree $(TREE) --out $(BASELINE)
 
+# The stacking series regenerated from the baseline by lsmconv's rules
+# (converted-patches/series: cover letter, patches, report.md).
+series: baseline
+	@./convert.sh series --baseline $(BASELINE) --target $(TREE) --out $(SERIES)
+
 # Apply the series to the baseline, build every step, compare with the tree,
 # boot both and compare the decisions (docs/verify.md).
-verify: baseline
+verify: series
 	@verify/pipeline.sh --baseline $(BASELINE) --series $(SERIES) --distro $(TREE)
 
 check: tree

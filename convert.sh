@@ -5,12 +5,15 @@
 #
 # usage: convert.sh tree DIR [options]
 #        convert.sh file FILE... [options]
+#        convert.sh series [series options]   (see scripts/series.sh --help)
 # options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
 #                          (default: build/linux-source-6.1 next to this script)
 #          --out DIR       write the results under DIR instead of in place
 #          --report FILE   write the Markdown report to FILE (default: stdout)
 #          --allow-partial exit 0 even when something was left for a human
 #          --jobs N        spatch processes (default 1)
+#          --rules LIST    only the rules whose number is in LIST (e.g. 30 or
+#                          10,11,20); default every cocci/NN-*.cocci
 #
 # Exit status: 0 everything converted (or --allow-partial), 1 something was
 # left for a human (a todo), 2 usage or setup error (nothing written).
@@ -27,6 +30,7 @@ OUT=""
 REPORT=""
 ALLOW_PARTIAL=0
 JOBS=1
+RULES=""
 WORK=""
 SPATCH_PY=""
 
@@ -54,6 +58,10 @@ parse_args() {
 	[[ $# -gt 0 ]] || usage
 	case "$1" in
 	tree | file) MODE=$1 ;;
+	series)
+		shift
+		exec "$HERE/scripts/series.sh" "$@"
+		;;
 	-h | --help) usage ;;
 	*) die "first argument must be 'tree' or 'file', not '$1'" ;;
 	esac
@@ -78,6 +86,12 @@ parse_args() {
 		--jobs)
 			[[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive number"
 			JOBS=$2
+			shift 2
+			;;
+		--rules)
+			[[ $# -ge 2 && $2 =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+				die "--rules needs a comma-separated list of rule numbers"
+			RULES=$2
 			shift 2
 			;;
 		--allow-partial)
@@ -116,7 +130,7 @@ collect_files() {
 		done < <(cd "$tree" &&
 			{
 				find security -name '*.c' -type f -print0 |
-					xargs -0r grep -lE 'security_operations|security_ops' -- || true
+					xargs -0r grep -lE 'security_operations|security_ops|SECURITY_YAMA_STACKED' -- || true
 				find include/linux -maxdepth 1 -name '*.h' -type f -print0 |
 					xargs -0r grep -lE 'security_operations|security_ops' -- || true
 			} | LC_ALL=C sort)
@@ -268,6 +282,16 @@ rule_options() {
 run_rules() {
 	local rules=() r k n opts
 	mapfile -t rules < <(LC_ALL=C find "$HERE/cocci" -maxdepth 1 -name '[0-9]*.cocci' -type f | LC_ALL=C sort)
+	if [[ -n "$RULES" ]]; then
+		local want=",$RULES," kept=() num
+		for r in "${rules[@]}"; do
+			num=$(basename -- "$r")
+			num=${num%%-*}
+			[[ $want == *",$num,"* ]] && kept+=("$r")
+		done
+		[[ ${#kept[@]} -gt 0 ]] || die "--rules $RULES: no such rule in $HERE/cocci"
+		rules=("${kept[@]}")
+	fi
 	n=${#rules[@]}
 	k=0
 	for r in "${rules[@]}"; do

@@ -1,0 +1,455 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# series.sh - regenerate the stacking series from the pre-stacking baseline.
+#
+# usage: convert.sh series [--baseline DIR] [--target TREE] [--out DIR]
+#          [--signoff "Name <email>"] [--work DIR] [--jobs N] [--allow-partial]
+#
+#   --baseline DIR  the rewound tree, a git work tree (default build/baseline,
+#                   made by `make baseline`)
+#   --target TREE   the distro tree: hooks and target API (default
+#                   build/linux-source-6.1)
+#   --out DIR       where the series goes (default converted-patches/series):
+#                   0000-cover-letter.patch, NNNN-*.patch, report.md
+#   --signoff ID    author and Signed-off-by (default: git config user.name
+#                   and user.email)
+#   --work DIR      scratch clone of the baseline (default build/series)
+#
+# Each step of STEPS below runs lsmconv's tools on a clone of the baseline
+# and becomes one commit (fixed dates), shaped like Casey Schaufler's v21
+# "LSM: Multiple concurrent LSMs"; a step that changes nothing is left out
+# and the cover letter says why.  The series is written by git format-patch
+# with fixed hashes and no signature, so two runs give byte-identical files;
+# scripts/checkpatch.pl of the target checks every patch (counts in
+# report.md).  Exit 0 done, 1 something was left for a human (the series is
+# still complete, the todos are in report.md, unless --allow-partial), 2
+# usage or setup error (nothing written).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+R=$LSMCONV_ROOT
+PROG=convert.sh-series
+
+usage() {
+	sed -n '4,15s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+fail() {	# fail MESSAGE: setup error, nothing written
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+baseline=$R/build/baseline target=$R/build/linux-source-6.1
+out=$R/converted-patches/series work=$R/build/series
+signoff='' jobs=$(nproc) allow_partial=0
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--baseline) baseline=${2:?--baseline needs a directory}; shift 2 ;;
+		--target) target=${2:?--target needs a directory}; shift 2 ;;
+		--out) out=${2:?--out needs a directory}; shift 2 ;;
+		--signoff) signoff=${2:?--signoff needs \"Name <email>\"}; shift 2 ;;
+		--work) work=${2:?--work needs a directory}; shift 2 ;;
+		--jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+		--allow-partial) allow_partial=1; shift ;;
+		-h | --help) usage ;;
+		*) fail "unknown argument '$1' (see --help)" ;;
+		esac
+	done
+	if [ -n "$signoff" ]; then
+		check_signoff
+	fi
+	[ -d "$baseline" ] || fail "$baseline: no baseline (run make baseline)"
+	is_kernel_tree "$baseline" || fail "$baseline: not a kernel tree"
+	git -C "$baseline" rev-parse --verify -q HEAD >/dev/null ||
+		fail "$baseline: not a git work tree with a commit (made by cocci/rewind/rewind.sh?)"
+	grep -q 'struct security_operations' "$baseline/include/linux/security.h" "$baseline/include/linux/lsm_hooks.h" 2>/dev/null ||
+		fail "$baseline/include/linux/security.h: no struct security_operations: not a pre-stacking (legacy) tree"
+	[ -f "$target/include/linux/lsm_hook_defs.h" ] ||
+		fail "$target: not a kernel tree with include/linux/lsm_hook_defs.h (--target)"
+	if [ -z "$signoff" ]; then
+		local n e
+		n=$(git config user.name || true)
+		e=$(git config user.email || true)
+		if [ -z "$n" ] || [ -z "$e" ]; then
+			fail "no --signoff and no git config user.name/user.email: who signs the series?"
+		fi
+		signoff="$n <$e>"
+	fi
+	check_signoff
+	baseline=$(realpath "$baseline") target=$(realpath "$target")
+	out=$(realpath -m "$out") work=$(realpath -m "$work")
+}
+
+check_signoff() {
+	[[ $signoff =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] ||
+		fail "--signoff '$signoff': expected \"Name <email>\""
+}
+
+# --- the steps ----------------------------------------------------------------
+# name|subject|commands ("forward STEP" = cocci/forward/forward.py STEP,
+# "rules N,N" = convert.sh tree --rules N,N), run in order.
+STEPS=(
+	"split|LSM: Split security.h|forward split"
+	"docs|LSM: Move the hook documentation to lsm_hooks.h|"
+	"macros|LSM: Introduce security hook calling macros|rules 30;forward interim-macros"
+	"heads|LSM: Add security module hook list heads|forward heads"
+	"switch|LSM: Switch to lists of hooks|forward switch;rules 10,11,12,13,20,40,50,51,60"
+	"retire|LSM: Remove unused capability.c|forward retire"
+)
+
+# body NAME: what the step does, for its commit message (wrapped at 72).
+body() {
+	case $1 in
+	split) cat <<-'EOF'
+		Move struct security_operations and the declarations of the legacy
+		registration interface out of include/linux/security.h, which the
+		whole kernel includes, into include/linux/lsm_hooks.h, which only
+		the security framework and the security modules need.  Files that
+		use the structure include <linux/lsm_hooks.h>.
+		EOF
+		;;
+	docs) cat <<-'EOF'
+		Move the documentation of the hooks next to their declarations in
+		include/linux/lsm_hooks.h.
+		EOF
+		;;
+	macros) cat <<-'EOF'
+		Every security_ops->HOOK(...) call in security/security.c becomes
+		call_int_hook(HOOK, IRC, ...) or call_void_hook(HOOK, ...).  For now
+		the macros still call through security_ops, so nothing changes at
+		run time; the next patches make them walk the hook lists.  The
+		initial return codes (IRC) and the few hooks whose dispatch is not
+		a plain call come from lsmconv's special table
+		(cocci/lib/special.tsv); those calls stay as they are until the
+		lists exist.
+		EOF
+		;;
+	heads) cat <<-'EOF'
+		Add a list head for each security hook, grouped in struct
+		security_hook_heads, the security_hook_list entry a module
+		registers, LSM_HOOK_INIT() to build one, and the declaration of
+		security_add_hooks().  Nothing uses them yet.
+		EOF
+		;;
+	switch) cat <<-'EOF'
+		Replace the single security_operations vector with the lists of
+		hooks.  The security modules provide an array of
+		LSM_HOOK_INIT(hook, function) entries and register it with
+		security_add_hooks() from their init functions; security.c walks
+		the lists in call_int_hook()/call_void_hook() and in the wrappers
+		whose dispatch is not a plain loop.  The capability functions
+		register their own list first, so the modules no longer call the
+		cap_* hooks themselves where the list walk gives the same answer,
+		and Yama stacks like any other module instead of being called from
+		security.c under CONFIG_SECURITY_YAMA_STACKED.
+		EOF
+		;;
+	retire) cat <<-'EOF'
+		The default hooks of security/capability.c and struct
+		security_operations have no users left: remove them.
+		EOF
+		;;
+	esac
+}
+
+# --- running a step -----------------------------------------------------------
+g() {
+	git -c user.useConfigOnly=false -c commit.gpgsign=false -c core.autocrlf=false \
+		-c core.abbrev=12 -C "$tree" "$@"
+}
+
+tree='' base=''
+prepare_tree() {
+	tree=$work/tree
+	mkdir -p "$work"
+	if [ -d "$tree/.git" ]; then
+		g am --abort >/dev/null 2>&1 || true
+		g fetch -q "$baseline" HEAD
+		base=$(g rev-parse FETCH_HEAD)
+		g reset -q --hard "$base"
+		g clean -q -fdx
+	else
+		rm -rf "$tree"
+		git clone -q --no-checkout "$baseline" "$tree"
+		base=$(git -C "$baseline" rev-parse HEAD)
+		g checkout -q "$base"
+	fi
+}
+
+# run_step I: run step I's commands on the tree; its log in $work/logs/I.*
+run_step() {
+	local i=$1 cmds cmd rc=0
+	IFS='|' read -r _ _ cmds <<<"${STEPS[$i]}"
+	: >"$work/logs/$i.items"
+	: >"$work/logs/$i.report.md"
+	IFS=';' read -r -a cmds <<<"$cmds"
+	for cmd in "${cmds[@]}"; do
+		case $cmd in
+		"forward "*)
+			echo "    cocci/forward/forward.py ${cmd#forward }" >>"$work/logs/$i.produced"
+			"$R/cocci/forward/forward.py" "${cmd#forward }" --tree "$tree" --target "$target" \
+				>>"$work/logs/$i.items" 2>>"$work/logs/$i.err" || rc=$?
+			[ "$rc" -le 0 ] ||
+				fail "step $((i + 1)) ($cmd) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
+			;;
+		"rules "*)
+			local nums=${cmd#rules } n files=()
+			for n in ${nums//,/ }; do
+				files+=("$(cd "$R" && ls cocci/"$n"-*.cocci)")
+			done
+			echo "    convert.sh tree --rules $nums (${files[*]})" >>"$work/logs/$i.produced"
+			"$R/convert.sh" tree "$tree" --target "$target" --rules "$nums" --jobs "$jobs" \
+				--allow-partial --report "$work/logs/$i.conv.md" >/dev/null 2>>"$work/logs/$i.err" ||
+				fail "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
+			cat "$work/logs/$i.conv.md" >>"$work/logs/$i.report.md"
+			;;
+		*) fail "step $((i + 1)): unknown command '$cmd'" ;;
+		esac
+	done
+}
+
+# Commit dates: v21's cover letter date, one minute per step.
+DATE0=1425950035
+DATE0_RFC='Mon, 9 Mar 2015 18:13:55 -0700'
+
+commit_step() {	# commit_step I SUBJECT: commit what step I changed
+	local i=$1 subject=$2 name email when
+	name=${signoff% <*} email=${signoff##*<} email=${email%>}
+	when="@$((DATE0 + 60 * (i + 1))) -0700"
+	{
+		echo "$subject"
+		echo
+		body "${STEPS[$i]%%|*}" | fmt -w 72
+		echo
+		echo "Produced by lsmconv (no file edited by hand):"
+		cat "$work/logs/$i.produced"
+		summary "$i"
+		echo
+		echo "Signed-off-by: $signoff"
+	} >"$work/logs/$i.msg"
+	g add -A
+	GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$when \
+		GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$when \
+		g commit -q --no-verify -F "$work/logs/$i.msg"
+}
+
+# summary I: counts of what step I's tools did, for its commit message.
+summary() {
+	local i=$1 f
+	f=$work/logs/$i.items
+	if [ -s "$f" ]; then
+		awk -F'\t' '{ n[$1]++ } END { for (k in n) printf "%s %d\n", k, n[k] }' "$f" |
+			LC_ALL=C sort | awk 'BEGIN { printf "forward.py:" } { printf " %s %s,", $2, $1 } END { print "" }' |
+			sed 's/,$//'
+	fi
+	f=$work/logs/$i.conv.md
+	if [ -s "$f" ]; then
+		awk -F'|' '/^\| / && $2 !~ /file|---/ {
+				for (c = 3; c <= 8; c++) t[c] += $c
+			}
+			END {
+				printf "convert.sh: %d hook entries, %d call sites, %d cap chains, %d special, %d registrations, %d todo\n",
+					t[3], t[4], t[5], t[6], t[7], t[8]
+			}' "$f"
+	fi
+}
+
+# --- writing the series -------------------------------------------------------
+declare -a KEPT SKIPPED
+write_series() {
+	local tmp=$work/out.tmp n total
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	total=${#KEPT[@]}
+	g -c format.signoff=false -c format.coverLetter=false -c diff.noprefix=false \
+		-c diff.mnemonicPrefix=false -c diff.renames=true -c format.thread=false \
+		format-patch -q --cover-letter --zero-commit --no-signature --numbered \
+		--subject-prefix=PATCH -o "$tmp" "$base..HEAD" >/dev/null
+	fill_cover "$tmp/0000-cover-letter.patch" "$total"
+	checkpatch_all "$tmp"
+	write_report "$tmp"
+	rm -rf "$out.new"
+	mv "$tmp" "$out.new"
+	rm -rf "$out"
+	mkdir -p "$(dirname "$out")"
+	mv "$out.new" "$out"
+	n=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | wc -l)
+	echo "series: $n patches + cover letter in $out" >&2
+}
+
+# fill_cover FILE N: subject, blurb and a fixed date in the cover letter.
+fill_cover() {
+	local f=$1 total=$2 blurb=$work/blurb.txt i n name subject why
+	{
+		cat <<-'EOF'
+			Replace the single security_operations vector with a list of
+			hooks per interface, so that several security modules can be
+			active at once: the conversion of Casey Schaufler's "LSM:
+			Multiple concurrent LSMs" (v21, 2015), regenerated by lsmconv
+			from the pre-stacking baseline of this tree (see
+			converted-patches/rewind/) instead of written by hand.
+		EOF
+		echo
+		echo "The patches, and the lsmconv tools that wrote them:"
+		echo
+		n=0
+		for i in "${KEPT[@]}"; do
+			n=$((n + 1))
+			IFS='|' read -r name subject _ <<<"${STEPS[$i]}"
+			echo "  $n/$total $subject"
+			sed 's/^ *\(convert.sh tree --rules [0-9,]*\) .*/\1/; s/^ */        /' "$work/logs/$i.produced"
+		done
+		if [ ${#SKIPPED[@]} -gt 0 ]; then
+			echo
+			echo "Steps of v21 left out because they change nothing here:"
+			echo
+			for i in "${SKIPPED[@]}"; do
+				IFS='|' read -r name subject _ <<<"${STEPS[$i]}"
+				why=$(skip_reason "$name")
+				echo "  $subject: $why"
+			done
+		fi
+		echo
+		echo "Each commit message names the lsmconv tools that produced it;"
+		echo "report.md next to the patches lists every conversion, what was"
+		echo "left for a human and the checkpatch.pl counts."
+		echo
+		echo "Signed-off-by: $signoff"
+	} >"$blurb"
+	python3 - "$f" "$blurb" "$total" "$signoff" "$DATE0_RFC" <<-'EOF'
+		import sys
+		path, blurb, total, who, date = sys.argv[1:6]
+		s = open(path).read()
+		s = s.replace("*** SUBJECT HERE ***", "LSM: Multiple concurrent LSMs")
+		s = s.replace("*** BLURB HERE ***", open(blurb).read().rstrip("\n"))
+		head, sep, rest = s.partition("\n\n")
+		head = "\n".join("Date: " + date if l.startswith("Date: ") else l
+		                 for l in head.split("\n"))
+		open(path, "w").write(head + sep + rest)
+	EOF
+}
+
+skip_reason() {
+	case $1 in
+	docs) echo "the baseline keeps the hook documentation in lsm_hooks.h already (docs/rewind.md, Limits)" ;;
+	*) echo "the tools found nothing to change" ;;
+	esac
+}
+
+# checkpatch_all DIR: run the target's checkpatch.pl on every patch.
+CP_TABLE=''
+checkpatch_all() {
+	local d=$1 p line
+	CP_TABLE=$work/checkpatch.tsv
+	: >"$CP_TABLE"
+	for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case $p in */0000-*) continue ;; esac
+		line=$(perl "$target/scripts/checkpatch.pl" --no-tree --no-color "$p" 2>/dev/null |
+			grep -E '^total: ' || true)
+		printf '%s\t%s\n' "$(basename "$p")" "${line:-total: checkpatch gave no summary}" >>"$CP_TABLE"
+	done
+}
+
+write_report() {
+	local d=$1 i name subject
+	{
+		echo "# lsmconv: the stacking series"
+		echo
+		echo "- baseline: $(git -C "$baseline" log -1 --format='%h %s' HEAD | sed 's/^[0-9a-f]* //')"
+		echo "- target: linux-source $(kernel_version "$target")"
+		echo "- signed off by: $signoff"
+		echo
+		echo "## Left for a human in the final tree"
+		echo
+		if [ -s "$work/final-todo.txt" ]; then
+			sed 's/^/- /' "$work/final-todo.txt"
+		else
+			echo "Nothing."
+		fi
+		echo
+		echo "## checkpatch.pl (target's scripts/checkpatch.pl --no-tree)"
+		echo
+		echo "| patch | result |"
+		echo "| --- | --- |"
+		sed 's/\t/ | /; s/^/| /; s/$/ |/' "$CP_TABLE"
+		for i in "${!STEPS[@]}"; do
+			IFS='|' read -r name subject _ <<<"${STEPS[$i]}"
+			echo
+			echo "## Step $((i + 1)): $subject"
+			echo
+			if [ ! -s "$work/logs/$i.produced" ]; then
+				echo "Left out: $(skip_reason "$name")."
+				continue
+			fi
+			sed 's/^ *//; s/^/- /' "$work/logs/$i.produced"
+			if [ -s "$work/logs/$i.items" ]; then
+				echo
+				echo "### forward.py"
+				echo
+				awk -F'\t' '{ printf "- %s: %s: %s\n", $1, $2, $3 }' "$work/logs/$i.items"
+			fi
+			if [ -s "$work/logs/$i.report.md" ]; then
+				echo
+				# convert.sh's report, its headings one level down, paths
+				# relative to the tree
+				sed -e 's/^# /### /; s/^## /#### /' -e "s|$tree/||g" "$work/logs/$i.report.md" |
+					grep -v '^- target: '
+			fi
+		done
+	} | sed "s|$R/||g" >"$d/report.md"
+}
+
+main() {
+	local i name subject cmds todo
+	parse_args "$@"
+	command -v spatch >/dev/null || fail "spatch not installed (make deps)"
+	prepare_tree
+	rm -rf "$work/logs"
+	mkdir -p "$work/logs"
+	KEPT=() SKIPPED=()
+	for i in "${!STEPS[@]}"; do
+		IFS='|' read -r name subject cmds <<<"${STEPS[$i]}"
+		progress $((i + 1)) ${#STEPS[@]} "$subject"
+		: >"$work/logs/$i.produced"
+		if [ -n "$cmds" ]; then
+			run_step "$i"
+		fi
+		if [ -z "$(g status --porcelain)" ]; then
+			SKIPPED+=("$i")
+			: >"$work/logs/$i.produced"
+			continue
+		fi
+		commit_step "$i" "$subject"
+		KEPT+=("$i")
+	done
+	[ ${#KEPT[@]} -gt 0 ] || fail "no step changed the baseline: nothing to write"
+	final_todos >"$work/final-todo.txt"
+	write_series
+	todo=$(wc -l <"$work/final-todo.txt")
+	if [ "$todo" -gt 0 ]; then
+		echo "series: $todo item(s) left for a human in the final tree (see $out/report.md)" >&2
+		[ "$allow_partial" -eq 1 ] || exit 1
+	fi
+}
+
+# final_todos: what is left for a human after the last step, one per line:
+# forward.py's todos, the todos of the last convert.sh run, and any legacy
+# API still in the framework or module sources.
+final_todos() {
+	local last='' i
+	for i in "${!STEPS[@]}"; do
+		[ -s "$work/logs/$i.conv.md" ] && last=$i
+	done
+	cat "$work"/logs/*.items | awk -F'\t' '$1 == "todo" { printf "%s: %s\n", $2, $3 }'
+	if [ -n "$last" ]; then
+		sed -n '/^## Left for a human/,/^## /{/^- /p}' "$work/logs/$last.conv.md" |
+			sed "s|^- ||; s|$tree/||"
+	fi
+	(cd "$tree" && git ls-files -z include/linux/security.h include/linux/lsm_hooks.h 'security/*.[ch]' |
+		xargs -0 grep -nE 'security_ops\b|struct security_operations|register_security\(' |
+		sed 's/^\([^:]*:[0-9]*\):.*/\1: legacy LSM API left in the final tree/') || true
+}
+
+main "$@"
