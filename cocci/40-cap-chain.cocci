@@ -4,31 +4,40 @@
 /// own hooks.  A legacy module replaced the capability defaults, so e.g.
 /// its capable hook began with `rc = cap_capable(...); if (rc) return rc;`.
 /// In the target, capability registers its own hook list first
-/// (LSM_ORDER_FIRST, always enabled) and call_int_hook() stops at the first
-/// non-zero answer, so by the time the module's hook runs cap_H() with the
-/// same arguments has already returned 0.  Removed, in a function
-/// registered for hook H (LSM_HOOK_INIT(H, fn) or `.H = fn` in a
+/// (LSM_ORDER_FIRST, always enabled) and the dispatch in security.c stops
+/// after capability's answer under a condition that depends on the hook, so
+/// the chain is redundant when it stops under the same one.  Removed, in a
+/// function registered for hook H (LSM_HOOK_INIT(H, fn) or `.H = fn` in a
 /// security_operations initializer), when every one of these holds:
 ///  - cap_H is what the target's capability module registers for H
 ///    (LSM_HOOK_INIT(H, cap_H) in security/commoncap.c);
 ///  - it is passed the hook's own parameters, unchanged and in order;
-///  - its error is returned unchanged, and it is the first statement:
-///    `rc = cap_H(..); if (rc) return rc;`, `T rc = cap_H(..); if (rc)
-///    return rc;` (also `rc != 0`), or a body that is only
-///    `return cap_H(..);` (which becomes `return 0;`).
+///  - it is the first statement (declarations, with initializers or not,
+///    may precede it): `rc = cap_H(..); if (STOP) return rc;` or
+///    `T rc = cap_H(..); if (STOP) return rc;`, where STOP is the condition
+///    under which the target's security_H() stops after capability's
+///    answer, derived from the target's security.c by
+///    cocci/rewind/gen.py's dispatch_kind() (the code the rewind builds its
+///    chains with): `rc` (or `rc != 0`) for call_int_hook hooks, `rc <= 0`
+///    when every module must return > 0 (vm_enough_memory), `rc != <the
+///    hook's default>` when the first non-default answer wins
+///    (inode_getsecurity, task_prctl); or a body that is only
+///    `return cap_H(..);` of a call_int_hook hook (which becomes
+///    `return 0;`).
 /// A declaration of rc left unused is removed too.  Every other call of a
 /// capability hook function (one the target declares or registers,
 /// cap_<hook of the target>, or cap_<H> for the H the function is
 /// registered for; not helpers like cap_raised()) in a registered hook
-/// stays and is reported (capchain) with the reason; it is a todo when it names a function the target lacks, or
+/// stays and is reported (capchain, with the reason; convert.sh lists the
+/// kept ones); it is a todo when it names a function the target lacks, or
 /// passes other arguments than the hook got (capability now also runs with
 /// the original ones, so the result may differ from the legacy code).
 ///
 /// Needs LSMCONV_HOOKDB=<file> (output of cocci/lib/hookdb.py TREE) and the
-/// target tree for security/commoncap.c and include/linux/security.h:
-/// LSMCONV_TARGET=<tree>, else the --target argument of convert.sh (the
-/// parent process), else build/linux-source-6.1 next to the rule files;
-/// the tree is only used when its lsm_hook_defs.h gives the same hooks as
+/// target tree for security/commoncap.c, security/security.c and
+/// include/linux/security.h: LSMCONV_TARGET=<tree> (exported by
+/// convert.sh), else build/linux-source-6.1 next to the rule files; the
+/// tree is only used when its lsm_hook_defs.h gives the same hooks as
 /// LSMCONV_HOOKDB.
 ///
 // Confidence: High
@@ -83,11 +92,11 @@ def _load_hooks():
         for line in f:
             parts = line.rstrip("\n").split("\t")
             if len(parts) >= 5:
-                hooks[parts[0]] = parts[1]
+                hooks[parts[0]] = parts[2]
     return hooks
 
 
-HOOKS = _load_hooks()
+HOOKS = _load_hooks()   # hook -> default return value
 
 
 def _read(path):
@@ -107,30 +116,11 @@ def _tree_ok(tree):
 
 
 def _find_tree():
+    """LSMCONV_TARGET (exported by convert.sh), else build/linux-source-6.1
+    next to the rule files."""
     cands = []
     if os.environ.get("LSMCONV_TARGET"):
         cands.append(os.environ["LSMCONV_TARGET"])
-    # convert.sh --target T: look for it in the ancestors (with --jobs the
-    # parent is the main spatch process)
-    pid = os.getppid()
-    for _ in range(6):
-        if pid <= 1:
-            break
-        pargv = _cmdline(pid)
-        for i, a in enumerate(pargv):
-            if a == "--target" and i + 1 < len(pargv):
-                t = pargv[i + 1]
-                if not os.path.isabs(t):
-                    try:
-                        t = os.path.join(os.readlink("/proc/%d/cwd" % pid), t)
-                    except OSError:
-                        pass
-                cands.append(t)
-        try:
-            stat = open("/proc/%d/stat" % pid).read()
-            pid = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
     d = _sp_dir()
     if d:
         cands.append(os.path.join(d, "..", "build", "linux-source-6.1"))
@@ -138,6 +128,23 @@ def _find_tree():
         if _tree_ok(t):
             return t
     return None
+
+
+def _load_gen():
+    """cocci/rewind/gen.py, whose dispatch_kind() reads how the target's
+    security.c walks a hook (the rewind derives its chains from it)."""
+    d = _sp_dir()
+    if not d:
+        return None
+    path = os.path.join(d, "rewind", "gen.py")
+    try:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("lsmconv_rewind_gen", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    except (OSError, ImportError, SyntaxError, SystemExit):
+        return None
 
 
 def _cap_tables(tree):
@@ -159,6 +166,39 @@ if TREE is None:
     CAPS, CAPFUNCS = None, set()
 else:
     CAPS, CAPFUNCS = _cap_tables(TREE)
+GEN = _load_gen()
+SEC_C = _read(os.path.join(TREE, "security/security.c")) if TREE else None
+_STOP = {}
+
+
+def target_stop(hook):
+    """(kind, condition) under which the target's dispatch of HOOK stops
+    after capability's answer cap_rc, from its security.c wrapper
+    (gen.dispatch_kind): zero -> `cap_rc`, positive -> `cap_rc <= 0`,
+    default -> `cap_rc != <default>`; None when unknown or void."""
+    if hook not in _STOP:
+        kind = None
+        if GEN is not None and SEC_C is not None:
+            try:
+                kind = GEN.dispatch_kind(SEC_C, hook)
+            except SystemExit:
+                kind = None
+        _STOP[hook] = {"zero": ("zero", "rc"), "positive": ("positive", "rc <= 0"),
+                       "default": ("default", "rc != %s" % HOOKS.get(hook))}.get(kind)
+    return _STOP[hook]
+
+
+def legacy_stop(cond, rc):
+    """The kind of `if (cond) return rc;`: zero, positive, (default, value), or None."""
+    c = re.sub(r"\s+", " ", str(cond)).strip()
+    if c in (rc, rc + " != 0", "0 != " + rc):
+        return ("zero", "rc")
+    if c == rc + " <= 0":
+        return ("positive", "rc <= 0")
+    m = re.match(r"^%s ?!= ?(.+)$" % re.escape(rc), c)
+    if m:
+        return ("default", "rc != %s" % m.group(1).strip())
+    return None
 
 
 def emit(kind, pos, detail):
@@ -230,7 +270,9 @@ DECL_START = re.compile(r"^(const|volatile|static|unsigned|signed|struct|union|e
 
 
 def leading(pos, fline):
-    """Only side-effect free declarations between the opening brace of the function and pos."""
+    """Only declarations between the opening brace of the function and pos
+    (initializers allowed: `u32 sid = current_sid();` comes before the chain
+    in the legacy code and after capability's hook in the target)."""
     lines = file_lines(pos.file)
     start = int(fline) - 1
     end = int(pos.line) - 1
@@ -243,7 +285,11 @@ def leading(pos, fline):
         c = chunk.strip()
         if not c:
             continue
-        if "(" in c or "{" in c or "}" in c or not DECL_START.match(c):
+        if not DECL_START.match(c):
+            return False
+        # a declaration, maybe with an initializer (`u32 sid = current_sid();`)
+        head = re.split(r"=", c, 1)[0]
+        if "(" in head or "{" in head or "}" in head:
             return False
     return True
 
@@ -265,6 +311,33 @@ SHAPE = {}    # call position -> "assign" | "decl" | "return" | "if"
 ACT = {}      # call position -> "assign" | "decl" | "return"
 CLEAN = set() # (function, variable): declarations that may now be unused
 RC = {}       # call position -> the variable its result went to
+COND = {}     # call position -> the condition of `if (C) return rc;`
+
+
+
+def show(expr):
+    """An expression as spatch prints it, without its `- EOPNOTSUPP` gaps."""
+    e = re.sub(r"\s+", " ", str(expr)).strip()
+    return re.sub(r"(^|[=<>!(,] )- (?=\w)", r"\1-", e)
+
+
+def stop_mismatch(hook, pos):
+    """None when `if (C) return rc;` after the call at pos stops exactly
+    when the target's dispatch of HOOK stops after capability; else why not."""
+    want = target_stop(hook)
+    rc = RC.get(key(pos))
+    cond = COND.get(key(pos))
+    got = legacy_stop(cond, rc)
+    if want is None:
+        return ("how the target dispatches %s is unknown (no security_%s() "
+                "wrapper found in the target's security.c): decide by hand"
+                % (hook, hook))
+    if got is None or got[0] != want[0] or re.sub(r"\s+", "", got[1]) != re.sub(r"\s+", "", want[1]):
+        return ("it returns when `%s`, but the target's dispatch stops after "
+                "capability's answer when `%s` (security.c of the target): "
+                "the module's behaviour would change; decide by hand"
+                % (show(cond), want[1].replace("rc", rc, 1)))
+    return None
 
 @initialize:python depends on report@
 @@
@@ -327,38 +400,44 @@ FLINE[(pf[0].file, fn)] = pf[0].line
 identifier cf =~ "^cap_";
 identifier rc;
 expression list es;
+expression C;
 position p;
 @@
 
  rc = cf@p(es);
- if (\(rc\|rc != 0\)) return rc;
+ if (C) return rc;
 
 @script:python@
 p << sa.p;
 rc << sa.rc;
+c << sa.C;
 @@
 
 SHAPE[key(p[0])] = "assign"
 RC[key(p[0])] = rc
+COND[key(p[0])] = str(c)
 
 @sb@
 identifier cf =~ "^cap_";
 identifier rc;
 type T;
 expression list es;
+expression C;
 position p;
 @@
 
  T rc = cf@p(es);
- if (\(rc\|rc != 0\)) return rc;
+ if (C) return rc;
 
 @script:python@
 p << sb.p;
 rc << sb.rc;
+c << sb.C;
 @@
 
 SHAPE[key(p[0])] = "decl"
 RC[key(p[0])] = rc
+COND[key(p[0])] = str(c)
 
 @sr@
 identifier cf =~ "^cap_";
@@ -420,11 +499,21 @@ if hooks:
              "of the hook (%s); capability already runs %s with those, so the "
              "result can differ from the legacy code: decide by hand"
              % (what, ", ".join(args), ", ".join(params or []), cf))
+    elif shape in ("assign", "decl") and stop_mismatch(mine[0], pos):
+        emit("capchain", pos, "%s: kept: %s" % (what, stop_mismatch(mine[0], pos)))
     elif shape in ("assign", "decl") and fline and leading(pos, fline):
         ACT[key(pos)] = shape
         CLEAN.add((fn, RC.get(key(pos))))
         emit("capchain", pos, "%s: removed: the %s hook of capability runs "
-             "first in the target with the same arguments" % (what, mine[0]))
+             "first in the target with the same arguments, and its dispatch "
+             "stops after it when %s" % (what, mine[0],
+                                         target_stop(mine[0])[1].replace("rc", RC.get(key(pos)), 1)))
+    elif shape == "return" and target_stop(mine[0]) != ("zero", "rc"):
+        emit("capchain", pos, "%s: kept: the target calls this hook only when "
+             "capability's answer did not stop the dispatch (%s), so the "
+             "module's answer is not simply 0: decide by hand"
+             % (what, "stop condition unknown" if target_stop(mine[0]) is None
+                else "`%s` was false" % target_stop(mine[0])[1]))
     elif shape == "return" and fline and only_statement(pos, fline):
         ACT[key(pos)] = "return"
         emit("capchain", pos, "%s: removed (the hook now returns 0): "
@@ -452,24 +541,26 @@ def cap_act(p, what):
 @depends on patch@
 identifier cf, rc;
 expression list es;
+expression C;
 position p : script:python() { cap_act(p, "assign") };
 @@
 
 - rc = cf@p(es);
-- if (\(rc\|rc != 0\)) return rc;
+- if (C) return rc;
 
 // (only the initializer goes, so the blank line after the declaration stays)
 @depends on patch@
 identifier cf, rc;
 type T;
 expression list es;
+expression C;
 position p : script:python() { cap_act(p, "decl") };
 @@
 
   T rc
 - = cf@p(es)
   ;
-- if (\(rc\|rc != 0\)) return rc;
+- if (C) return rc;
 
 @depends on patch@
 identifier cf;

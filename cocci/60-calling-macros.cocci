@@ -17,9 +17,8 @@
 /// a text pass written in Python, as in 51-yama-ifdef.cocci: the rule file
 /// makes no SmPL change, so spatch does not rewrite the file afterwards.
 ///
-/// Needs the target tree: LSMCONV_TARGET=<tree>, else the --target argument
-/// of convert.sh (the parent process), else build/linux-source-6.1 next to
-/// the rule files.
+/// Needs the target tree: LSMCONV_TARGET=<tree> (convert.sh exports it),
+/// else build/linux-source-6.1 next to the rule files.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2026 lsmconv contributors.
@@ -68,30 +67,11 @@ def _read(path):
 
 
 def _find_tree():
+    """LSMCONV_TARGET (exported by convert.sh), else build/linux-source-6.1
+    next to the rule files."""
     cands = []
     if os.environ.get("LSMCONV_TARGET"):
         cands.append(os.environ["LSMCONV_TARGET"])
-    # convert.sh --target T: look for it in the ancestors (with --jobs the
-    # parent is the main spatch process)
-    pid = os.getppid()
-    for _ in range(6):
-        if pid <= 1:
-            break
-        pargv = _cmdline(pid)
-        for i, a in enumerate(pargv):
-            if a == "--target" and i + 1 < len(pargv):
-                t = pargv[i + 1]
-                if not os.path.isabs(t):
-                    try:
-                        t = os.path.join(os.readlink("/proc/%d/cwd" % pid), t)
-                    except OSError:
-                        pass
-                cands.append(t)
-        try:
-            stat = open("/proc/%d/stat" % pid).read()
-            pid = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
     d = _sp_dir()
     if d:
         cands.append(os.path.join(d, "..", "build", "linux-source-6.1"))
