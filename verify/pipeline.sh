@@ -334,35 +334,17 @@ step_fixpoint() {
 	ws=$(grep -c -E '^[-+]([^-+]|$)' "$out/fixpoint-w.diff" || true)
 	exact=$(grep -c -E '^[-+]([^-+]|$)' "$out/fixpoint.diff" || true)
 	files=$(grep -c '^diff ' "$out/fixpoint.diff" || true)
-	FP_FIGURES="$ws line(s) differ ignoring whitespace, $exact byte-exact, in $files file(s)"
-	if [ "$ws" -eq 0 ]; then
+	# Tokens: all whitespace ignored, line breaks too (spatch re-wraps the
+	# argument lists it rewrites): this is what must be 0.
+	"$R/verify/tokdiff.py" "$distro" "$tree" "${FP_PATHS[@]}" >"$out/fixpoint-tokens.diff" || true
+	tok=$(tail -n 1 "$out/fixpoint-tokens.diff" | awk '{ print $1 }')
+	FP_FIGURES="${tok:-?} token unit(s) differ; $ws line(s) differ ignoring whitespace (diff -w), $exact byte-exact, in $files file(s)"
+	if [ "${tok:-1}" -eq 0 ]; then
 		record 3 pass "$FP_FIGURES"
 	else
-		record 3 fail "$FP_FIGURES: $(grep '^diff ' "$out/fixpoint-w.diff" | head -3 |
-			sed "s@.* $tree/@@" | paste -sd, -)"
+		record 3 fail "$FP_FIGURES: $(grep '^--- a/' "$out/fixpoint-tokens.diff" | head -3 |
+			sed 's@^--- a/@@' | paste -sd, -)"
 	fi
-}
-
-# --- step 4: equivalence -----------------------------------------------------
-# Traces of one kernel under the given stacks, cached by kernel, stacks and
-# suite build: a mutation run reuses the reference's boots.
-traces() {	# traces NAME BZ STACK...  -> prints the trace file
-	local name=$1 bz=$2 key f
-	shift 2
-	key=$( { sha256sum <"$bz"; printf '%s\n' "$@";
-		cat "$R/build/verify/lsmverify" "$R"/verify/expect/*.txt "$R"/build/verify/selinux/policy.bin \
-			"$R"/build/verify/apparmor/profiles.bin "$R"/build/verify/smack/rules.txt \
-			"$R"/build/verify/tomoyo/*.txt; } | sha256sum | cut -c1-16)
-	f=$kdir/traces-$key.trace
-	if [ ! -s "$f" ]; then
-		local args=()
-		for s in "$@"; do args+=(--stack "$s"); done
-		"$R/verify/traces.sh" --kernel "$bz" --work "$out/traces/$name" "${args[@]}" \
-			>"$f.tmp" 2>"$out/logs/traces-$name.log" || true
-		mv "$f.tmp" "$f"
-	fi
-	cp "$f" "$out/traces/$name.trace"
-	echo "$out/traces/$name.trace"
 }
 
 step_equiv() {

@@ -83,12 +83,12 @@ tap_diag "$(sed -n '/^#  *step/,/^report:/p' "$work/out/skips")"
 
 # --- fixed point on the stand-in, and the three mutations caught by it ---------
 run fixpoint --converted "$distro" --distro "$distro" --work "$work/standin" --steps 3
-fp_ok() { [ "$rc" -eq 0 ] && result_is "$work/out/fixpoint" 3 pass && grep -q '0 line(s) differ ignoring whitespace, 0 byte-exact' "$work/out/fixpoint"; }
+fp_ok() { [ "$rc" -eq 0 ] && result_is "$work/out/fixpoint" 3 pass && grep -q '0 token unit(s) differ; 0 line(s) differ ignoring whitespace (diff -w), 0 byte-exact' "$work/out/fixpoint"; }
 tap_check "fixed point: the distro tree against itself, 0 lines differ" fp_ok
 for m in $(mut_rows); do
 	file=$(awk -F'\t' -v n="$m" '$1 == n { print $2 }' verify/mutations.tsv)
 	run "fixpoint-$m" --converted "$distro" --distro "$distro" --work "$work/standin" --steps 3 --mutation "$m"
-	caught() { [ "$rc" -eq 1 ] && result_is "$work/out/fixpoint-$m" 3 fail && grep -q "differ ignoring whitespace.*$file" "$work/out/fixpoint-$m"; }
+	caught() { [ "$rc" -eq 1 ] && result_is "$work/out/fixpoint-$m" 3 fail && grep -q "token unit(s) differ.*$file" "$work/out/fixpoint-$m"; }
 	tap_check "mutation $m: caught by the fixed point (step 3), naming $file" caught
 done
 
