@@ -3,11 +3,12 @@
 /// Find code that changes or copies a `struct security_operations` at run
 /// time: field assignments (`ops.f = fn`, `ops->f = fn`), whole-struct
 /// copies and memcpy()s, `secondary_ops` chaining (2.6-era SELinux),
-/// reset_security_ops(), security_fixup_ops(), mod_reg_security(),
+/// security_fixup_ops(), mod_reg_security(),
 /// mod_unreg_security(), unregister_security() and extern declarations
 /// of ops structs.  A hook list is registered once at boot and is
 /// read-only after init, so none of this has a mechanical translation:
 /// every hit is reported for a human (todo); nothing is changed.
+/// (reset_security_ops() is 11-register-security.cocci's.)
 ///
 /// Runs first, while the ops structs still have their legacy type (the
 /// field and copy matches use it).
@@ -15,7 +16,7 @@
 // Confidence: Moderate
 // Copyright: (C) 2026 lsmconv contributors.
 // Options:
-// Keywords: security_operations, secondary_ops, reset_security_ops
+// Keywords: security_operations, secondary_ops, security_fixup_ops
 //
 
 virtual patch
@@ -110,7 +111,7 @@ emit("todo", p[0], "copy of a struct security_operations at run time: no "
      "hook-list equivalent; restructure by hand")
 
 @fn@
-identifier f = {reset_security_ops, security_fixup_ops, mod_reg_security,
+identifier f = {security_fixup_ops, mod_reg_security,
                 mod_unreg_security, unregister_security};
 expression list es;
 position p;

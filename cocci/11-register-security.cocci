@@ -7,9 +7,12 @@
 /// which cannot fail, so the dead error handling goes, and so does a
 /// status variable left unused.  `security_module_enable(&ops)` checks go:
 /// the LSM framework (`lsm=`, `security=`) decides before the init
-/// function is called.  <lsm> is named as by 20-hook-list.cocci: the
+/// function is called.  `reset_security_ops();` (a module disabling
+/// itself at run time) becomes `security_delete_hooks(<lsm>_hooks,
+/// ARRAY_SIZE(<lsm>_hooks));` when the file defines exactly one ops
+/// struct or hook list.  <lsm> is named as by 20-hook-list.cocci: the
 /// `.name` string of the ops initializer, else the ops variable name less
-/// an `_security_ops` or `_ops` suffix.  Any other use of the two
+/// an `_security_ops` or `_ops` suffix.  Any other use of the three
 /// functions is reported as todo.
 ///
 /// Runs before 20-hook-list.cocci, which removes the `.name` entry.
@@ -33,6 +36,8 @@ import sys
 MODE = "patch"
 NAMES = {}
 HANDLED = set()
+ARRAYS = {}   # file -> {("ops", legacy ops struct) | ("list", hook list array)}
+DELETE = set()
 
 
 def lsm_name(ops, name):
@@ -228,7 +233,92 @@ if key(p[0]) not in HANDLED:
          "remove: the LSM framework now decides (DEFINE_LSM .enabled)" % tidy(es))
 
 // ---------------------------------------------------------------------
+// reset_security_ops(): the hook list of the file is deleted instead
+// (security_delete_hooks(), the run-time disable of the target), when the
+// file has exactly one: one legacy ops initializer (its array is named as
+// above) or one security_hook_list array, not both.
+
+@ops@
+identifier o;
+position p;
+@@
+
+ struct security_operations o@p = {...};
+
+@script:python@
+o << ops.o;
+p << ops.p;
+@@
+
+ARRAYS.setdefault(p[0].file, set()).add(("ops", o))
+
+@hl@
+identifier a;
+position p;
+@@
+
+ struct security_hook_list a@p[] = {...};
+
+@script:python@
+a << hl.a;
+p << hl.p;
+@@
+
+ARRAYS.setdefault(p[0].file, set()).add(("list", a))
+
+@rs@
+position p;
+@@
+
+ reset_security_ops@p();
+
+@script:python rss@
+p << rs.p;
+h;
+@@
+
+arrays = sorted(ARRAYS.get(p[0].file, ()))
+if len(arrays) == 1:
+    kind, name = arrays[0]
+    hooks = names_for(p[0], name)[1] if kind == "ops" else name
+    HANDLED.add(key(p[0]))
+    DELETE.add(key(p[0]))
+    emit("reg", p[0], "reset_security_ops() -> security_delete_hooks(%s, "
+         "ARRAY_SIZE(%s)): the run-time disable deletes the file's hook list"
+         % (hooks, hooks))
+    coccinelle.h = cocci.make_ident(hooks)
+else:
+    coccinelle.h = cocci.make_ident("lsmconv_no_hook_list")
+
+@allrs@
+expression list es;
+position p;
+@@
+
+ reset_security_ops@p(es)
+
+@script:python@
+p << allrs.p;
+@@
+
+if key(p[0]) not in HANDLED:
+    n = len(ARRAYS.get(p[0].file, ()))
+    emit("todo", p[0], "reset_security_ops(): no hook-list equivalent for this "
+         "use (%s); remove or restructure by hand (security_delete_hooks() of "
+         "the module's hook list, if it may be disabled at run time)"
+         % ("not a statement `reset_security_ops();`" if n == 1 else
+            "the file defines %d hook lists, not exactly one" % n))
+
+// ---------------------------------------------------------------------
 // Transformations.
+
+@depends on patch@
+position rs.p : script:python() { key(p[0]) in DELETE };
+identifier rss.h;
+@@
+
+- reset_security_ops@p();
++ security_delete_hooks(h, ARRAY_SIZE(h));
 
 @depends on patch@
 identifier reg.o;

@@ -24,5 +24,5 @@ static int __init dyn_init(void)
 
 static void dyn_exit(void)
 {
-	reset_security_ops();
+	security_delete_hooks(dyn_hooks, ARRAY_SIZE(dyn_hooks));
 }
