@@ -258,6 +258,12 @@ def variables(lines, pred):
     return out
 
 
+def strip_comments(text):
+    """Comments blanked out (newlines kept, so line numbers stay)."""
+    return re.sub(r"/\*.*?\*/|//[^\n]*",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+
+
 def find_call(text, start):
     """Index after the ')' matching the '(' at text[start - 1]."""
     depth, j = 1, start
@@ -934,7 +940,8 @@ def step_retire(t, target, hooks, special):
             rel = os.path.relpath(os.path.join(dirpath, fn), t.root)
             if rel == CAP_C:
                 continue
-            for i, l in enumerate(t.lines(rel)):
+            code = strip_comments("\n".join(t.lines(rel))).split("\n")
+            for i, l in enumerate(code):
                 if pat.search(l) or (names and re.search(r"\b(%s)\s*\(" % "|".join(names), l)):
                     raise InputError(rel, i + 1, "still uses the legacy API (%s): convert the "
                                      "modules (convert.sh) and run 'switch' first" % l.strip())
