@@ -324,18 +324,35 @@ def import_hunks(t, rel, tgt_rel, tgt, names, what):
     cur = t.lines(rel)
     sm = difflib.SequenceMatcher(None, cur, tgt, autojunk=False)
     pat = re.compile(r"\b(%s)\b" % "|".join(re.escape(n) for n in names))
-    edits = []
+    ops = []
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op not in ("insert", "replace"):
             continue
         chunk = tgt[j1:j2]
         found = sorted(set(m.group(1) for l in chunk for m in pat.finditer(l)))
-        if not found:
+        ops.append([op, i1, i2, j1, j2, found, bool(found)])
+    # a run without a framework name next to one with (only blank target
+    # lines between them) belongs to it: an '#ifdef' the alignment cut off
+    changed = True
+    while changed:
+        changed = False
+        for k, o in enumerate(ops):
+            if o[6]:
+                continue
+            for n in (k - 1, k + 1):
+                if 0 <= n < len(ops) and ops[n][6]:
+                    lo, hi = (ops[n][4], o[3]) if n < k else (o[4], ops[n][3])
+                    if all(not l.strip() for l in tgt[lo:hi]):
+                        o[6] = changed = True
+                        break
+    edits = []
+    for op, i1, i2, j1, j2, found, take in ops:
+        if not take:
             continue
         if op == "replace" and any(l.strip() for l in cur[i1:i2]):
             t.say("todo", rel, i1 + 1, "%s: target lines %d-%d (%s) replace tree lines "
                   "that are not blank; not imported, compare with %s by hand"
-                  % (what, j1 + 1, j2, ", ".join(found), tgt_rel))
+                  % (what, j1 + 1, j2, ", ".join(found) or "next to framework code", tgt_rel))
             continue
         edits.append((i1, i2, j1, j2, found))
     total = 0
@@ -346,7 +363,7 @@ def import_hunks(t, rel, tgt_rel, tgt, names, what):
     shift = 0
     for i1, i2, j1, j2, found in edits:
         t.say("imported", rel, i1 + shift + 1, "%s: %d lines (%s) from %s:%d"
-              % (what, j2 - j1, ", ".join(found), tgt_rel, j1 + 1))
+              % (what, j2 - j1, ", ".join(found) or "next to framework code", tgt_rel, j1 + 1))
         shift += (j2 - j1) - (i2 - i1)
     t.set(rel, cur)
     return total
