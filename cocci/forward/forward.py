@@ -647,7 +647,7 @@ def add_interim_macros(t, target, lines):
         fns = functions(lines)
         users = [s for n, (s, e) in fns.items()
                  if re.search(r"\bcall_(int|void)_hook\(", "\n".join(lines[s:e + 1]))]
-        at = min(users)
+        at = min(users) if users else len(lines)
         cs = comment_start(lines, at)
         at = cs if cs is not None else at
     block = []
@@ -657,8 +657,6 @@ def add_interim_macros(t, target, lines):
     # keep one blank line on both sides
     ins = ([""] if at > 0 and lines[at - 1].strip() else []) + block + \
         ([""] if at < len(lines) and lines[at].strip() else [])
-    if at > 0 and lines[at - 1].strip() == "":
-        pass
     lines[at:at] = ins
     squeeze_at(lines, at + len(ins))
     t.set(SEC_C, lines)
