@@ -29,6 +29,7 @@ base=build/baseline
 t=$root/build/series-test
 committed=converted-patches/series
 ids=(--signoff "lsmconv test <test@lsmconv.invalid>")
+who="$(git config user.name) <$(git config user.email)>"
 
 echo "TAP version 13"
 if ! command -v spatch >/dev/null; then
@@ -68,7 +69,7 @@ if [ ! -d "$base/.git" ]; then
 	exit
 fi
 
-# 4. The series.
+# 4. The series, signed off by git config's identity (as make series does).
 rc=0
 ./convert.sh series --baseline "$base" --target "$src" --out "$t/out1" --work "$t/work" \
 	>"$t/run1.log" 2>&1 || rc=$?
@@ -87,14 +88,14 @@ tap_check "the patches come in v21's order (split, macros, heads, switch, retire
 # 6. Each commit message: Signed-off-by and the tools that produced it.
 bad=0
 for p in "${patches[@]}"; do
-	if ! grep -q '^Signed-off-by: lsmconv test <test@lsmconv.invalid>$' "$p" ||
+	if ! grep -qxF "Signed-off-by: $who" "$p" ||
 		! grep -q '^Produced by lsmconv' "$p" ||
 		! grep -qE '^    (cocci/forward/forward.py|convert.sh tree --rules)' "$p"; then
 		bad=$((bad + 1))
 		tap_diag "$(basename "$p"): no Signed-off-by or no tools named"
 	fi
 done
-tap_check "every patch names its tools and is signed off by --signoff (${#patches[@]} patches)" \
+tap_check "every patch names its tools and is signed off by $who (${#patches[@]} patches)" \
 	test "$bad" -eq 0 -a "${#patches[@]}" -gt 0
 
 # 7. The cover letter: subject, one line per patch, the diffstat.
@@ -117,14 +118,11 @@ tap_check "report.md has checkpatch.pl's counts for each of the ${#patches[@]} p
 	>"$t/run2.log" 2>&1
 tap_check "a second run is byte-identical" diff -r "$t/out1" "$t/out2"
 
-# 10. The committed series is what the tools produce (with git config's
-# identity, as make series writes it).
+# 10. The committed series is what the tools produce.
 if [ "$(realpath "$src")" != "$(realpath build/linux-source-6.1)" ]; then
 	tap_skip "committed series" "TREE=$src is not the distro tree"
 else
-	./convert.sh series --baseline "$base" --target "$src" --out "$t/out3" --work "$t/work" \
-		>"$t/run3.log" 2>&1
-	tap_check "converted-patches/series is what make series writes" diff -r "$committed" "$t/out3"
+	tap_check "converted-patches/series is what make series writes" diff -r "$committed" "$t/out1"
 fi
 
 # 11-. The proof: make verify's pipeline on this series.
