@@ -30,6 +30,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 import sys
 
@@ -73,6 +74,47 @@ def tidy(code):
     """spatch prints `& x`, `f ( a )`: close the gaps for messages."""
     code = re.sub(r"([&*!(\[])\s+", r"\1", str(code))
     return re.sub(r"\s+([)\],])", r"\1", code)
+
+
+def _lib_dir():
+    """cocci/lib next to the .cocci file spatch runs (its --sp-file argument)."""
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().decode("utf-8", "replace").split("\0")
+    except OSError:
+        argv = []
+    for i, a in enumerate(argv):
+        if a == "--sp-file" and i + 1 < len(argv):
+            return os.path.join(os.path.dirname(os.path.abspath(argv[i + 1])), "lib")
+        if a.endswith(".cocci") and not a.startswith("-"):
+            return os.path.join(os.path.dirname(os.path.abspath(a)), "lib")
+    return None
+
+
+if _lib_dir():
+    sys.path.insert(0, _lib_dir())
+try:
+    from kwrap import wrap
+except ImportError:
+    def wrap(col, text):
+        return text
+
+
+def stmt_col(pos):
+    """Visual column (tabs = 8) of the statement on the line of pos: its
+    indentation."""
+    try:
+        with open(pos.file, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+        line = lines[int(pos.line) - 1]
+    except (OSError, IndexError):
+        return 8
+    return len(line[:len(line) - len(line.lstrip())].expandtabs(8))
+
+
+def call_stmt(pos, text):
+    """`text;` as a statement at the indentation of pos, wrapped like the
+    kernel when longer than 80 columns; without the `;` (SmPL adds it)."""
+    return wrap(stmt_col(pos), text + ";")[:-1]
 
 
 def names_for(pos, ops):
@@ -161,16 +203,16 @@ statement S;
 @script:python regs@
 o << reg.o;
 p << reg.p;
-h;
-s;
+c;
 @@
 
 lsm, hooks = names_for(p[0], o)
 HANDLED.add(key(p[0]))
 emit("reg", p[0], "register_security(&%s) -> security_add_hooks(%s, "
      "ARRAY_SIZE(%s), \"%s\")" % (o, hooks, hooks, lsm))
-coccinelle.h = cocci.make_ident(hooks)
-coccinelle.s = cocci.make_expr('"%s"' % lsm)
+# the whole call as one identifier, so that it is printed wrapped as given
+coccinelle.c = cocci.make_ident(call_stmt(p[0], "security_add_hooks(%s, ARRAY_SIZE(%s), \"%s\")"
+                                          % (hooks, hooks, lsm)))
 
 @allreg@
 expression list es;
@@ -286,7 +328,8 @@ if len(arrays) == 1:
     emit("reg", p[0], "reset_security_ops() -> security_delete_hooks(%s, "
          "ARRAY_SIZE(%s)): the run-time disable deletes the file's hook list"
          % (hooks, hooks))
-    coccinelle.h = cocci.make_ident(hooks)
+    coccinelle.h = cocci.make_ident(call_stmt(
+        p[0], "security_delete_hooks(%s, ARRAY_SIZE(%s))" % (hooks, hooks)))
 else:
     coccinelle.h = cocci.make_ident("lsmconv_no_hook_list")
 
@@ -318,37 +361,35 @@ identifier rss.h;
 @@
 
 - reset_security_ops@p();
-+ security_delete_hooks(h, ARRAY_SIZE(h));
++ h;
 
 @depends on patch@
 identifier reg.o;
-identifier regs.h;
-expression regs.s;
+identifier regs.c;
 statement S;
 @@
 
 (
 - if (register_security(&o)) S
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 |
 - if (register_security(&o) < 0) S
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 |
 - if (register_security(&o) != 0) S
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 |
 - return register_security(&o);
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 + return 0;
 |
 - register_security(&o);
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 )
 
 @retv depends on patch@
 identifier reg.o;
-identifier regs.h;
-expression regs.s;
+identifier regs.c;
 identifier ret;
 statement S;
 @@
@@ -356,15 +397,15 @@ statement S;
 (
 - ret = register_security(&o);
 - if (ret) S
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 |
 - ret = register_security(&o);
 - if (ret < 0) S
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 |
 - ret = register_security(&o);
 - if (ret != 0) S
-+ security_add_hooks(h, ARRAY_SIZE(h), s);
++ c;
 )
 
 @depends on patch@

@@ -57,6 +57,55 @@ def _load_hooks():
 HOOKS = _load_hooks()
 
 
+def _lib_dir():
+    """cocci/lib next to the .cocci file spatch runs (its --sp-file argument)."""
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().decode("utf-8", "replace").split("\0")
+    except OSError:
+        argv = []
+    for i, a in enumerate(argv):
+        if a == "--sp-file" and i + 1 < len(argv):
+            return os.path.join(os.path.dirname(os.path.abspath(argv[i + 1])), "lib")
+        if a.endswith(".cocci") and not a.startswith("-"):
+            return os.path.join(os.path.dirname(os.path.abspath(a)), "lib")
+    return None
+
+
+if _lib_dir():
+    sys.path.insert(0, _lib_dir())
+try:
+    from kwrap import wrap
+except ImportError:
+    def wrap(col, text):
+        return text
+
+
+def entry_col(path, line, column, field=None):
+    """Visual column (tabs = 8) where the entry at line/column begins: the
+    `.field` of a designated entry (up to 3 lines before its value), else
+    the position itself."""
+    lines = file_text(path).split("\n")
+    i = int(line) - 1
+    if field is not None:
+        for j in range(i, max(i - 3, -1), -1):
+            text = lines[j] if j < len(lines) else ""
+            if j == i:
+                text = text[:int(column)]
+            m = None
+            for m in re.finditer(r"\.\s*%s\s*=" % re.escape(field), text):
+                pass
+            if m:
+                return len(lines[j][:m.start()].expandtabs(8))
+    text = lines[i] if i < len(lines) else ""
+    return len(text[:int(column)].expandtabs(8))
+
+
+def hook_init(col, hook, fn):
+    """`LSM_HOOK_INIT(hook, fn)` as printed from column col, wrapped like
+    the kernel when the line (with its comma) is longer than 80 columns."""
+    return wrap(col, "LSM_HOOK_INIT(%s, %s)," % (hook, fn))[:-1]
+
+
 # Script rules here never drop a match (cocci.include_match(False) drops it
 # for every later rule, the ops structure included); they bind NONE, which
 # matches no code, to switch a transformation off.
@@ -272,7 +321,8 @@ elif f != "name":
              "tree (vendor or renamed hook); entry left as is" % (o, f, e))
     else:
         emit("entry", pe[0], "%s: LSM_HOOK_INIT(%s, %s)" % (o, hook, e))
-        f2, g = f, hook
+        f2 = f
+        g = hook_init(entry_col(pe[0].file, pe[0].line, pe[0].column, f), hook, e)
 coccinelle.f2 = cocci.make_ident(f2)
 coccinelle.f3 = cocci.make_ident(f3)
 coccinelle.g = cocci.make_ident(g)
@@ -337,7 +387,8 @@ if conv is None:
 else:
     emit("entry", pp[0], "%s: LSM_HOOK_INIT(%s, %s)" % (o, conv[0], conv[1]))
     coccinelle.e2 = cocci.make_expr(e)
-    coccinelle.x = cocci.make_ident("LSM_HOOK_INIT(%s, %s)" % conv)
+    coccinelle.x = cocci.make_ident(hook_init(entry_col(path, pp[0].line, pp[0].column),
+                                              conv[0], conv[1]))
 
 @script:python pnull@
 o << ops.o;
@@ -386,7 +437,7 @@ identifier chk.g;
 
  struct security_operations o = { ...,
 - .f2 = e,
-+ LSM_HOOK_INIT(g, e),
++ g,
  ...};
 
 @depends on patch@
