@@ -21,6 +21,15 @@
 /// empty.  A yama_H() call outside such a block, or of another shape, is
 /// left and reported as todo.
 ///
+/// The module side: a function registered (LSM_HOOK_INIT) in a hook list
+/// that is guarded by `#ifndef CONFIG_SECURITY_YAMA_STACKED` and defined
+/// without `static` was global only for that stacking (4.0's Yama): it
+/// becomes static again, reported as special.  When a legacy header (the
+/// .h files of LSMCONV_LEGACY_DEFS) declares it outside
+/// `#ifdef CONFIG_SECURITY_YAMA_STACKED` it may have other users: left
+/// global, todo.  Prototypes in headers are not touched.
+/// 51-yama-ifdef.cocci removes the guards.
+///
 // Confidence: High
 // Copyright: (C) 2026 lsmconv contributors.
 // Options:
@@ -34,6 +43,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 import sys
 
@@ -83,6 +93,76 @@ def in_yama_ifdef(pos):
             return False
     return False
 
+
+def under_yama_ifndef(pos):
+    """Is the line of pos inside (at any depth, not in an #else branch)
+    #ifndef CONFIG_SECURITY_YAMA_STACKED?"""
+    lines = file_lines(pos.file)
+    depth = 0
+    in_else = set()
+    for i in range(int(pos.line) - 2, -1, -1):
+        s = lines[i].strip()
+        if re.match(r"#\s*endif\b", s):
+            depth += 1
+        elif re.match(r"#\s*(else|elif)\b", s):
+            if depth == 0:
+                in_else.add(depth)
+        elif re.match(r"#\s*if", s):
+            if depth == 0:
+                if (0 not in in_else and
+                        re.match(r"#\s*(ifndef\s+CONFIG_SECURITY_YAMA_STACKED\b|"
+                                 r"if\s+!\s*defined\s*\(?\s*CONFIG_SECURITY_YAMA_STACKED\b)", s)):
+                    return True
+                in_else.discard(0)
+            else:
+                depth -= 1
+    return False
+
+
+def _stacked_protos():
+    """Names declared in the legacy headers (the .h files of
+    LSMCONV_LEGACY_DEFS, i.e. security.h in tree mode) outside
+    #ifdef CONFIG_SECURITY_YAMA_STACKED: (all declared names, those declared
+    elsewhere)."""
+    every, other = set(), set()
+    for path in [p for p in os.environ.get("LSMCONV_LEGACY_DEFS", "").split(":")
+                 if p.endswith(".h")]:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            continue
+        stack = []
+        for l in lines:
+            s = l.strip()
+            if re.match(r"#\s*if", s):
+                stack.append(bool(re.match(r"#\s*ifdef\s+CONFIG_SECURITY_YAMA_STACKED\b", s)))
+            elif re.match(r"#\s*(else|elif)\b", s) and stack:
+                stack[-1] = False
+            elif re.match(r"#\s*endif\b", s) and stack:
+                stack.pop()
+            for m in re.finditer(r"\b(\w+)\s*\(", l):
+                every.add(m.group(1))
+                if not any(stack):
+                    other.add(m.group(1))
+    return every, other
+
+
+def is_static(pos):
+    """Does the definition whose name is at pos say `static` (on its line
+    or the line before, for a return type on a line of its own)?"""
+    lines = file_lines(pos.file)
+    i = int(pos.line) - 1
+    head = lines[i][:int(pos.column)] if i < len(lines) else ""
+    if not head.strip() and i > 0:
+        head = lines[i - 1] + " " + head
+    return re.search(r"\bstatic\b", head) is not None
+
+
+PROTOS, OTHER_PROTOS = _stacked_protos()
+REGGUARD = {}     # function -> hook, registered in a list under #ifndef ..STACKED
+NONSTATIC = {}    # function -> position of its non-static definition
+STATIC = set()    # functions to make static again
 
 DISPATCH = set()  # (file, function, hook)
 SHAPE = {}        # yama call position -> "stmt" | "assign"
@@ -184,6 +264,54 @@ if (pos.file, pos.current_element, h) in DISPATCH:
              "(CONFIG_SECURITY_YAMA_STACKED): Yama registers its own %s hook "
              "in the target" % (y, pos.current_element, h))
 
+// ---------------------------------------------------------------------
+// The module side: functions registered in a hook list that is guarded
+// by #ifndef CONFIG_SECURITY_YAMA_STACKED and defined without `static`
+// were global only for security.c's ad hoc stacking: static again.
+
+@hk@
+identifier H, fn;
+position p;
+@@
+
+ LSM_HOOK_INIT(H, fn@p)
+
+@script:python@
+h << hk.H;
+fn << hk.fn;
+p << hk.p;
+@@
+
+if under_yama_ifndef(p[0]):
+    REGGUARD[fn] = h
+
+@gdef@
+identifier fn;
+type T;
+position p;
+@@
+
+ T fn@p(...) {...}
+
+@script:python@
+fn << gdef.fn;
+p << gdef.p;
+@@
+
+if fn in REGGUARD and not is_static(p[0]):
+    h = REGGUARD[fn]
+    if fn in OTHER_PROTOS:
+        emit("todo", p[0], "%s() (Yama's %s hook) is declared in a header outside "
+             "#ifdef CONFIG_SECURITY_YAMA_STACKED: it may have users besides "
+             "security.c's ad hoc stacking; left global, make it static by hand "
+             "if not" % (fn, h))
+    else:
+        STATIC.add(fn)
+        emit("special", p[0], "%s() made static again: registered for %s in the "
+             "hook list, it was global only for security.c's ad hoc stacking "
+             "(CONFIG_SECURITY_YAMA_STACKED)%s" % (fn, h,
+             "; its prototype in the legacy header stays" if fn in PROTOS else ""))
+
 @initialize:python@
 @@
 
@@ -208,6 +336,14 @@ position p : script:python() { yama_act(p) };
 
 - rc = y@p(es);
 - if (E) return rc;
+
+@depends on patch@
+identifier fn : script:python() { fn in STATIC };
+type T;
+@@
+
++ static
+  T fn(...) {...}
 
 // A declaration the removal left unused.  The declaration usually sits in
 // the #ifdef block, which is a separate path for Coccinelle, so the
