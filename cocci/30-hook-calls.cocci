@@ -9,7 +9,9 @@
 /// is not 0, else 0).  Hooks whose target wrapper is not a plain call
 /// chain are handled by the one special-dispatch table,
 /// cocci/lib/special.tsv (see the comments there): converted when that is
-/// mechanical (other IRC, capability fallback, `*secid = 0`), else left
+/// mechanical (other IRC, capability fallback, `*secid = 0`; neither is
+/// added when the statement before is already that `*secid = 0;` or the
+/// next one already `if (E == IRC) E = FALLBACK(..);`), else left
 /// and reported for a human.  Also left and reported: hooks the target does
 /// not have, and void hooks used as a value.  A converted call whose
 /// argument count differs from the target hook's is reported as todo.
@@ -152,6 +154,10 @@ DECLS = {}
 SHAPE = {}
 # decided action per call position: key -> (action, hook, irc, extra)
 ACT = {}
+# calls whose statement before is already `*s = 0;`: key -> s
+HAVE0 = {}
+# calls whose next statement is `if (E == I) E = cf(...);`: key -> (I, cf)
+HAVEFB = {}
 
 
 def legacy_ops(pos):
@@ -259,6 +265,48 @@ p << asg.p;
 
 SHAPE[key(p[0])] = "assign"
 
+// What the target's wrapper adds around the call that is already there:
+// `*secid = 0;` right before it, the capability fallback right after it.
+@pre0@
+symbol security_ops;
+identifier f, s;
+expression list es;
+position p;
+@@
+
+ *s = 0;
+(
+ security_ops->f@p(es, s);
+|
+ return security_ops->f@p(es, s);
+)
+
+@script:python@
+s << pre0.s;
+p << pre0.p;
+@@
+
+HAVE0[key(p[0])] = s
+
+@fbnext@
+symbol security_ops;
+identifier f, cf;
+expression list es, es2;
+expression E, I;
+position p;
+@@
+
+ E = security_ops->f@p(es);
+ if (E == I) E = cf(es2);
+
+@script:python@
+i << fbnext.I;
+cf << fbnext.cf;
+p << fbnext.p;
+@@
+
+HAVEFB[key(p[0])] = (re.sub(r"\s+", "", str(i)), cf)
+
 @call@
 symbol security_ops;
 identifier f;
@@ -307,13 +355,20 @@ else:
             act = "void"
         else:
             act = "int"
-        if cls == "capfall":
+        if cls == "capfall" and HAVEFB.get(k) == (re.sub(r"\s+", "", irc), sp["extra"]):
+            emit("special", pos, "%s: call_int_hook(%s, %s, ...); the fallback "
+                 "`if (... == %s) ... = %s(...)` is already the next statement: "
+                 "not added again: %s" % (f, f, irc, irc, sp["extra"], sp["why"]))
+        elif cls == "capfall":
             act = "capfall"
             emit("special", pos, "%s: call_int_hook(%s, %s, ...) then %s() "
                  "when it returns %s: %s" % (f, f, irc, sp["extra"], irc, sp["why"]))
         elif cls == "secid0":
             last = str(es).split(",")[-1].strip() if str(es).strip() else ""
-            if shape in ("stmt", "return") and re.match(r"^[A-Za-z_]\w*$", last):
+            if shape in ("stmt", "return") and HAVE0.get(k) == last:
+                emit("special", pos, "%s: *%s = 0 before the hook is already "
+                     "there: not added again: %s" % (f, last, sp["why"]))
+            elif shape in ("stmt", "return") and re.match(r"^[A-Za-z_]\w*$", last):
                 act = act + "-secid0"
                 emit("special", pos, "%s: *%s = 0 before the hook: %s"
                      % (f, last, sp["why"]))

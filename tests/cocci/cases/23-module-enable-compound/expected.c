@@ -14,7 +14,8 @@ static int __init apparmor_init(void)
 		goto alloc_out;
 	}
 
-	security_add_hooks(apparmor_hooks, ARRAY_SIZE(apparmor_hooks), "apparmor");
+	security_add_hooks(apparmor_hooks, ARRAY_SIZE(apparmor_hooks),
+			   "apparmor");
 
 	return error;
 
