@@ -29,8 +29,9 @@ here) and the rest is generated from the legacy tree itself.
 
 DIR is edited in place (nothing is committed).  TARGET is only read.  One
 line per action on stdout: KIND<TAB>path:line<TAB>message, KIND one of
-changed, imported, todo.  Exit 0 (also with todos), 1 when the input is not
-what the step expects (nothing written), 2 on usage/setup errors.  Every step
+changed, imported, todo (line 0: the whole file).  Exit 0 (also with
+todos), 1 when the input is not what the step expects (nothing written), 2
+on usage/setup errors.  Every step
 is idempotent.  Hook names come from TARGET's lsm_hook_defs.h
 (cocci/lib/hookdb.py) and cocci/lib/special.tsv; the names typed here are
 the framework's own (security_hook_heads, security_add_hooks, ...).
