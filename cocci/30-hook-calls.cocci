@@ -139,6 +139,87 @@ def nargs_call(es):
     return 0 if not es else nargs_of(es)
 
 
+def split_top(sig):
+    """Top-level comma-separated parts of a parameter or argument list."""
+    parts, depth, cur = [], 0, ""
+    for ch in str(sig):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def param_name(decl):
+    m = re.search(r"([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*$", decl)
+    return m.group(1) if m else None
+
+
+def param_type(decl):
+    n = param_name(decl)
+    t = decl[: decl.rfind(n)] if n else decl
+    return norm_type(t)
+
+
+_LEGACY_SIGS = None
+
+
+def legacy_sig(hook):
+    """Parameter list of hook in the legacy struct security_operations
+    (LSMCONV_LEGACY_DEFS), or None when no legacy definition is known."""
+    global _LEGACY_SIGS
+    if _LEGACY_SIGS is None:
+        _LEGACY_SIGS = {}
+        for path in [q for q in os.environ.get("LSMCONV_LEGACY_DEFS", "").split(":") if q]:
+            try:
+                text = open(path, encoding="utf-8", errors="replace").read()
+            except OSError:
+                continue
+            m = re.search(r"struct\s+security_operations\s*\{", text)
+            if not m:
+                continue
+            body = text[m.end():]
+            for mm in re.finditer(r"\(\s*\*\s*(\w+)\s*\)\s*\(([^;]*)\)\s*;", body):
+                _LEGACY_SIGS.setdefault(mm.group(1), mm.group(2))
+    return _LEGACY_SIGS.get(hook)
+
+
+def irc_for_call(f, irc, es):
+    """The IRC of special.tsv may name the parameters of the target hook: each is
+    replaced by the argument of the call at that position.  Returns (irc, None)
+    or (None, reason) when that cannot be done safely."""
+    params = split_top(HOOKS[f]["args"])
+    names = [param_name(d) for d in params]
+    used = [i for i, n in enumerate(names) if n and re.search(r"\b%s\b" % re.escape(n), irc)]
+    if not used:
+        return irc, None
+    args = split_top(es)
+    if len(args) != len(params):
+        return None, "the call does not pass the %d arguments of the target hook" % len(params)
+    legacy = legacy_sig(f)
+    if legacy is None:
+        return None, "no legacy struct security_operations definition to check the type of %s" % ", ".join(names[i] for i in used)
+    lparams = split_top(legacy)
+    for i in used:
+        if i >= len(lparams) or param_type(lparams[i]) != param_type(params[i]):
+            return None, "the legacy parameter %d is `%s`, the target has `%s`" % (
+                i + 1, lparams[i] if i < len(lparams) else "missing", params[i])
+    out = irc
+    for i in used:
+        a = args[i]
+        if not re.match(r"^[A-Za-z_]\w*$", a):
+            a = "(%s)" % a
+        out = re.sub(r"\b%s\b" % re.escape(names[i]), lambda m, a=a: a, out)
+    return out, None
+
+
 def default_irc(h):
     d = HOOKS[h]["default"]
     return "0" if d in ("0", "LSM_RET_VOID") else d
@@ -338,6 +419,9 @@ else:
     sp = SPECIAL.get(f)
     cls = sp["class"] if sp else None
     irc = sp["irc"] if sp and sp["irc"] != "-" else default_irc(f)
+    irc_why = None
+    if cls == "irc":
+        irc, irc_why = irc_for_call(f, irc, es)
     if void and shape != "stmt":
         emit("todo", pos, "security_ops->%s(): void hook used as a value; "
              "call_void_hook() is a statement: convert by hand" % f)
@@ -345,6 +429,10 @@ else:
         emit("todo", pos, "security_ops->%s(): no calling macro in the target: "
              "%s; call left as is, copy the target's security_%s() by hand"
              % (f, sp["why"], f))
+    elif cls == "irc" and irc is None:
+        emit("todo", pos, "security_ops->%s(): the target starts from `%s` "
+             "(%s), but %s: call left as is, convert by hand"
+             % (f, sp["irc"], sp["why"], irc_why))
     elif cls == "capfall" and shape != "assign":
         emit("todo", pos, "security_ops->%s(): the target does `ret = "
              "call_int_hook(%s, %s, ...); if (ret == %s) ret = %s(...);` "

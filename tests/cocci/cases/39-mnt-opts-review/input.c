@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sb_set_mnt_opts: converted, but the target's IRC needs a human */
+/* sb_set_mnt_opts: the IRC names mnt_opts, but there is no legacy definition to check its type: left, todo */
 
 #include <linux/security.h>
 
