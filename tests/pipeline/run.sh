@@ -5,9 +5,9 @@
 # dropped, a cap chain removed where it must stay, a wrong IRC) applied to the
 # final converted tree must be caught, and the test says by which step.
 #
-# With the real pieces (build/baseline from cocci/rewind/rewind.sh and the
-# series in converted-patches/series) the whole pipeline runs and the
-# mutations are committed on top of the series.  Until then the distro tree
+# With the real pieces (build/baseline from cocci/rewind/rewind.sh, made here
+# when missing, and the series in converted-patches/series) the whole
+# pipeline runs and the mutations are committed on top of the series.  Until then the distro tree
 # stands in for the converted tree (the fixed point says they must be equal)
 # and the distro kernel (build/kernels/lsm, booted with security=X) for the
 # baseline kernel, so the trace step is proven on the mutations today.
@@ -125,6 +125,13 @@ traces_standin() {
 
 # --- the real pipeline ------------------------------------------------------------
 have_series() { compgen -G "$series/[0-9][0-9][0-9][0-9]-*.patch" >/dev/null; }
+# The baseline as make baseline makes it (tests/rewind checks the rewind
+# itself; here it is only the input of make verify).
+if [ ! -d "$baseline/.git" ] && [ -z "${PIPELINE_BASELINE:-}" ] && have_series &&
+	command -v spatch >/dev/null; then
+	cocci/rewind/rewind.sh --tree "$distro" --out "$baseline" --series "$work/rewind-series" \
+		>"$work/out/rewind" 2>&1 || tap_diag "make baseline failed: $(tail -n 2 "$work/out/rewind")"
+fi
 if [ ! -d "$baseline/.git" ]; then
 	tap_skip "make verify on the real series" "no baseline: cocci/rewind/rewind.sh has not produced $baseline"
 	traces_standin
