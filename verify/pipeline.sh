@@ -347,6 +347,28 @@ step_fixpoint() {
 	fi
 }
 
+# --- step 4: equivalence -----------------------------------------------------
+# Traces of one kernel under the given stacks, cached by kernel, stacks and
+# suite build: a mutation run reuses the reference's boots.
+traces() {	# traces NAME BZ STACK...  -> prints the trace file
+	local name=$1 bz=$2 key f
+	shift 2
+	key=$( { sha256sum <"$bz"; printf '%s\n' "$@";
+		cat "$R/build/verify/lsmverify" "$R"/verify/expect/*.txt "$R"/build/verify/selinux/policy.bin \
+			"$R"/build/verify/apparmor/profiles.bin "$R"/build/verify/smack/rules.txt \
+			"$R"/build/verify/tomoyo/*.txt; } | sha256sum | cut -c1-16)
+	f=$kdir/traces-$key.trace
+	if [ ! -s "$f" ]; then
+		local args=()
+		for s in "$@"; do args+=(--stack "$s"); done
+		"$R/verify/traces.sh" --kernel "$bz" --work "$out/traces/$name" "${args[@]}" \
+			>"$f.tmp" 2>"$out/logs/traces-$name.log" || true
+		mv "$f.tmp" "$f"
+	fi
+	cp "$f" "$out/traces/$name.trace"
+	echo "$out/traces/$name.trace"
+}
+
 step_equiv() {
 	local ref refname m rs=() cs=() rt ct rc missing=()
 	if [ -n "$refkernel" ]; then
