@@ -10,6 +10,8 @@
 #   initramfs size         base, and with the Landlock selftests
 #   conversion             convert.sh over selinux/smack/tomoyo/apparmor/yama
 #                          (when the converter and the baseline exist)
+#   series, make verify    convert.sh series, then verify/pipeline.sh on it in
+#                          a fresh work dir, with each step's time
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -84,4 +86,29 @@ if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then
 	fi
 else
 	row "convert.sh over the baseline's modules" "n/a: no build/baseline (make baseline)"
+fi
+
+# The main job's own steps: the series from the baseline, then make verify
+# on it (a fresh work dir: cold builds), per step from its summary table.
+if [ -d build/baseline/.git ]; then
+	t=$(now)
+	if ./convert.sh series --out build/bench/series --work build/bench/series-work \
+		>build/bench/series.log 2>&1; then
+		row "convert.sh series (5 patches) (s)" "$(since "$t")"
+		rm -rf build/bench/verify
+		t=$(now)
+		verify/pipeline.sh --baseline build/baseline --series build/bench/series --distro "$tree" \
+			--work build/bench/verify >build/bench/verify.log 2>&1 || true
+		row "make verify, cold, all 5 steps (s)" "$(since "$t")"
+		# summary rows: "N  title  result  SECONDSs  detail"
+		grep -E '^[1-5] ' build/bench/verify.log | while read -r n rest; do
+			secs=$(grep -oE ' [0-9]+s ' <<<" $rest " | head -n 1 | tr -d ' s')
+			res=$(grep -oE '\b(pass|fail|skip)\b' <<<"$rest" | head -n 1)
+			row "  verify step $n ($res) (s)" "${secs:-?}"
+		done
+	else
+		row "convert.sh series" "failed: see build/bench/series.log"
+	fi
+else
+	row "convert.sh series / make verify" "n/a: no build/baseline (make baseline)"
 fi
