@@ -422,6 +422,8 @@ else:
     irc_why = None
     if cls == "irc":
         irc, irc_why = irc_for_call(f, irc, es)
+        if irc is None:
+            irc = default_irc(f)
     if void and shape != "stmt":
         emit("todo", pos, "security_ops->%s(): void hook used as a value; "
              "call_void_hook() is a statement: convert by hand" % f)
@@ -429,10 +431,6 @@ else:
         emit("todo", pos, "security_ops->%s(): no calling macro in the target: "
              "%s; call left as is, copy the target's security_%s() by hand"
              % (f, sp["why"], f))
-    elif cls == "irc" and irc is None:
-        emit("todo", pos, "security_ops->%s(): the target starts from `%s` "
-             "(%s), but %s: call left as is, convert by hand"
-             % (f, sp["irc"], sp["why"], irc_why))
     elif cls == "capfall" and shape != "assign":
         emit("todo", pos, "security_ops->%s(): the target does `ret = "
              "call_int_hook(%s, %s, ...); if (ret == %s) ret = %s(...);` "
@@ -465,6 +463,10 @@ else:
                      "is added only before a statement or return whose last "
                      "argument is a plain variable): add it by hand"
                      % (f, sp["why"]))
+        elif cls == "irc" and irc_why:
+            emit("todo", pos, "%s: converted with IRC %s; the target starts from "
+                 "`%s` (%s), but %s: check by hand"
+                 % (f, irc, sp["irc"], sp["why"], irc_why))
         elif cls == "irc":
             emit("special", pos, "%s: IRC %s: %s" % (f, irc, sp["why"]))
         elif cls == "review":

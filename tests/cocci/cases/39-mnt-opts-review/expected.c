@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sb_set_mnt_opts: the IRC names mnt_opts, but there is no legacy definition to check its type: left, todo */
+/* sb_set_mnt_opts: the IRC names mnt_opts, but there is no legacy definition to check its type: IRC 0 (as 2015), todo */
 
 #include <linux/security.h>
 
@@ -10,7 +10,7 @@ int security_sb_set_mnt_opts(struct super_block *sb,
 				unsigned long kern_flags,
 				unsigned long *set_kern_flags)
 {
-	return security_ops->sb_set_mnt_opts(sb, mnt_opts, kern_flags,
-						set_kern_flags);
+	return call_int_hook(sb_set_mnt_opts, 0, sb, mnt_opts, kern_flags,
+			     set_kern_flags);
 }
 EXPORT_SYMBOL(security_sb_set_mnt_opts);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sb_set_mnt_opts: the IRC names mnt_opts, but there is no legacy definition to check its type: left, todo */
+/* sb_set_mnt_opts: the IRC names mnt_opts, but there is no legacy definition to check its type: IRC 0 (as 2015), todo */
 
 #include <linux/security.h>
 

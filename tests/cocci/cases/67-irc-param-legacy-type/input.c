@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sb_set_mnt_opts as in 4.0: mnt_opts is a struct security_mnt_opts *, so 6.1's IRC does not apply */
+/* sb_set_mnt_opts as in 4.0: mnt_opts is a struct security_mnt_opts *, so 6.1 IRC does not apply: IRC 0 (as 2015), todo */
 
 #include <linux/security.h>
 
