@@ -10,7 +10,7 @@ PACKAGES=(
 	# tree and conversion
 	linux-source-6.1 xz-utils coccinelle git python3 shellcheck
 	# kernel builds
-	gcc make bc flex bison libelf-dev libssl-dev cpio
+	gcc make bc flex bison libelf-dev libssl-dev cpio rsync
 	# guests
 	qemu-system-x86 busybox-static libcap-dev
 	# policies compiled on the host for the behaviour suite
