@@ -32,7 +32,7 @@ now() { date +%s.%N; }
 since() { printf '%.1f' "$(echo "$(now) - $1" | bc)"; }
 row() { printf '| %-40s | %14s |\n' "$1" "$2"; }
 
-echo "lsmconv bench, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB,"
+echo "lsmconv bench, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(awk '/^MemTotal:/ { printf "%d", $2 / 1048576 }' /proc/meminfo) GiB,"
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), tree $(kernel_version "$tree"), accel tcg"
 echo
 row "what" "figure"
