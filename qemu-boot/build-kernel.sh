@@ -49,10 +49,10 @@ stamp=$( (cat "${frags[@]}"; echo "$tree") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.lsmconv-config" 2>/dev/null)" != "$stamp" ]; then
 	progress 1 3 "configuring $name (tinyconfig + ${#frags[@]} fragments)"
 	rm -f "$out/.lsmconv-config"
-	kmake tinyconfig >"$log" 2>&1 || die "tinyconfig failed, see $log"
+	kmake tinyconfig >"$log" 2>&1 || die_log "$log" "tinyconfig failed, see $log"
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$log" 2>&1 ||
-		die "merge_config failed, see $log"
-	kmake olddefconfig >>"$log" 2>&1 || die "olddefconfig failed, see $log"
+		die_log "$log" "merge_config failed, see $log"
+	kmake olddefconfig >>"$log" 2>&1 || die_log "$log" "olddefconfig failed, see $log"
 	missing=0
 	for f in "${frags[@]}"; do
 		while IFS= read -r line; do
@@ -71,7 +71,7 @@ fi
 progress 2 3 "building $name bzImage (-j$jobs, log: $log)"
 if ! kmake -j"$jobs" bzImage >>"$log" 2>&1; then
 	grep -E ': (error|fatal error):|Error [0-9]' "$log" | head -20 >&2
-	die "build of $name failed, see $log"
+	die_log "$log" "build of $name failed, see $log"
 fi
 bz=$out/arch/x86/boot/bzImage
 [ -f "$bz" ] || die "build finished but $bz is missing"

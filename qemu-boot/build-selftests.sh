@@ -37,13 +37,12 @@ if [ ! -f "$hdr/usr/include/linux/landlock.h" ] || [ "$tree/include/uapi" -nt "$
 	progress 1 2 "installing UAPI headers into $hdr"
 	mkdir -p "$hdr"
 	make -C "$tree" ARCH=x86_64 O="$hdr" headers_install >"$hdr/build.log" 2>&1 ||
-		die "headers_install failed, see $hdr/build.log"
+		die_log "$hdr/build.log" "headers_install failed, see $hdr/build.log"
 	touch "$hdr/.stamp"
 fi
 progress 2 2 "building selftests/$suite statically into $out"
 if ! make -C "$src" OUTPUT="$out" KHDR_INCLUDES="-isystem $hdr/usr/include" \
 	LDFLAGS=-static >"$out/build.log" 2>&1; then
-	grep -E 'error' "$out/build.log" | head -10 >&2
-	die "selftests/$suite failed to build, see $out/build.log"
+	die_log "$out/build.log" "selftests/$suite failed to build, see $out/build.log"
 fi
 echo "$out"

@@ -11,6 +11,18 @@ die() {
 	exit 1
 }
 
+# die_log LOG MESSAGE: die, after printing the last 20 lines of LOG on
+# stderr, so that whoever runs us (a test suite's TAP, CI) sees the cause.
+die_log() {
+	local log=$1
+	shift
+	if [ -s "$log" ]; then
+		printf '%s: last lines of %s:\n' "${0##*/}" "$log" >&2
+		tail -n 20 "$log" | sed 's/^/  | /' >&2
+	fi
+	die "$*"
+}
+
 warn() {
 	printf '%s: warning: %s\n' "${0##*/}" "$*" >&2
 }
@@ -43,4 +55,149 @@ kernel_version() {
 		$1 == "SUBLEVEL" { s = $2 } $1 == "EXTRAVERSION" { e = $2 }
 		END { printf "%s.%s", v, p; if (s != "") printf ".%s", s; printf "%s\n", e }
 	' "$1/Makefile"
+}
+
+# --- reproducible git -------------------------------------------------------
+# Every commit and patch lsmconv writes goes through lsmconv_git: one
+# identity, one date (the date of v21's cover letter, Mon, 9 Mar 2015
+# 18:13:55 -0700), no system or user configuration, a fixed abbreviation.
+# Patches that are committed (converted-patches/) are also written with
+# --full-index and --zero-commit, so nothing in them depends on the machine.
+# A caller may set LSMCONV_GIT_NAME, LSMCONV_GIT_EMAIL or LSMCONV_GIT_DATE for
+# one call (the series commits as its --signoff, one minute per step).
+LSMCONV_GIT_NAME=lsmconv
+LSMCONV_GIT_EMAIL=lsmconv@localhost
+LSMCONV_GIT_EPOCH=1425950035
+LSMCONV_GIT_DATE="@$LSMCONV_GIT_EPOCH -0700"
+LSMCONV_GIT_DATE_RFC='Mon, 9 Mar 2015 18:13:55 -0700'
+export LSMCONV_GIT_NAME LSMCONV_GIT_EMAIL LSMCONV_GIT_EPOCH LSMCONV_GIT_DATE LSMCONV_GIT_DATE_RFC
+
+lsmconv_git() {
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+		GIT_AUTHOR_NAME=$LSMCONV_GIT_NAME GIT_AUTHOR_EMAIL=$LSMCONV_GIT_EMAIL \
+		GIT_COMMITTER_NAME=$LSMCONV_GIT_NAME GIT_COMMITTER_EMAIL=$LSMCONV_GIT_EMAIL \
+		GIT_AUTHOR_DATE=$LSMCONV_GIT_DATE GIT_COMMITTER_DATE=$LSMCONV_GIT_DATE \
+		git -c user.useConfigOnly=false -c commit.gpgsign=false -c core.autocrlf=false \
+		-c core.abbrev=12 -c init.defaultBranch=master -c diff.noprefix=false \
+		-c diff.mnemonicPrefix=false -c diff.renames=true -c format.signoff=false \
+		-c format.coverLetter=false -c format.thread=false "$@"
+}
+
+# --- exit codes ---------------------------------------------------------------
+# The one convention of every lsmconv command (docs/CONTRACTS.md):
+#   0 done; 1 something left for a human (todos); 2 usage, input or setup
+#   error, nothing written; 3 failure after writing started (what was written
+#   is named); 130/143 interrupted by SIGINT/SIGTERM.
+# shellcheck disable=SC2034
+EXIT_DONE=0 EXIT_TODO=1 EXIT_USAGE=2 EXIT_PARTIAL=3 EXIT_INT=130 EXIT_TERM=143
+
+# die_usage MESSAGE: a usage, input or setup error; nothing was written.
+die_usage() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit "$EXIT_USAGE"
+}
+
+# --- output directories ----------------------------------------------------------
+# guard_out DIR MARKER FORCE OPTION [GLOB...]: refuse (exit 2) to write DIR
+# unless it is absent, empty, holds MARKER (lsmconv made it) or holds only
+# names matching the GLOBs (what lsmconv wrote before it had markers);
+# FORCE=1 accepts any directory, but never /, $HOME, the repository or a
+# directory above it.
+guard_out() {
+	local dir=$1 marker=$2 force=$3 opt=$4 abs home e ours
+	shift 4
+	[ -n "$dir" ] || die_usage "$opt: empty path"
+	abs=$(realpath -m -- "$dir")
+	home=$(realpath -m -- "${HOME:-/}")
+	case $abs in
+	/ | "$home") die_usage "$opt $dir: refusing to write $abs (/ or \$HOME)" ;;
+	esac
+	case $LSMCONV_ROOT/ in
+	"$abs"/*) die_usage "$opt $dir: refusing to write $abs (the lsmconv repository or a directory above it)" ;;
+	esac
+	[ ! -e "$abs" ] || [ -d "$abs" ] || die_usage "$opt $dir: exists and is not a directory"
+	if [ -d "$abs" ] && [ "$force" != 1 ] && [ ! -e "$abs/$marker" ] &&
+		[ -n "$(ls -A -- "$abs" 2>/dev/null)" ]; then
+		ours=$#
+		for e in "$abs"/* "$abs"/.[!.]*; do
+			[ -e "$e" ] || continue
+			matches_any "${e##*/}" "$@" || { ours=0; break; }
+		done
+		[ "$ours" -eq 0 ] || return 0
+		die_usage "$opt $dir: not empty and not written by lsmconv (no $marker in it); choose another directory or add --force"
+	fi
+	return 0
+}
+
+# matches_any NAME GLOB...: NAME matches one of the GLOBs.
+matches_any() {
+	local name=$1 g
+	shift
+	for g in "$@"; do
+		# shellcheck disable=SC2053
+		[[ $name == $g ]] && return 0
+	done
+	return 1
+}
+
+# lock_dir DIR: one run at a time per work directory.  Takes an exclusive
+# flock on .NAME.lsmconv-lock next to DIR for the rest of the process (and
+# its children); a second run refuses at once (exit 2), naming the lock.
+lock_dir() {
+	local dir lockf
+	dir=$(realpath -m -- "$1")
+	mkdir -p -- "$(dirname -- "$dir")"
+	lockf=$(dirname -- "$dir")/.$(basename -- "$dir").lsmconv-lock
+	exec {LSMCONV_LOCK_FD}>"$lockf" || die_usage "$lockf: cannot create the lock file"
+	flock -n "$LSMCONV_LOCK_FD" ||
+		die_usage "$dir is in use by another lsmconv run (lock $lockf held); wait for it to finish or choose another directory"
+}
+
+# --- signals ---------------------------------------------------------------------
+# on_interrupt FUNCTION: on SIGINT/SIGTERM stop every process started from
+# here (convert.sh, spatch, make, ...), run FUNCTION (remove temporary files,
+# put --out back), say "interrupted" and exit 130/143.  Bash runs a trap only
+# when the foreground command ends: start long steps with bg_run so that the
+# trap runs at once.
+on_interrupt() {
+	LSMCONV_ON_INTERRUPT=$1
+	trap 'lsmconv_interrupted INT 130' INT
+	trap 'lsmconv_interrupted TERM 143' TERM
+}
+lsmconv_interrupted() {
+	trap '' INT TERM
+	kill_descendants "$$" TERM
+	[ -z "${LSMCONV_ON_INTERRUPT:-}" ] || "$LSMCONV_ON_INTERRUPT" || true
+	printf '%s: interrupted (SIG%s)\n' "${0##*/}" "$1" >&2
+	exit "$2"
+}
+# bg_run CMD...: run CMD and wait for it, interruptible by on_interrupt.
+bg_run() {
+	"$@" &
+	wait "$!"
+}
+# descendants PID: every process below PID (from /proc), parents first.
+descendants() {
+	local f line rest p ppid
+	for f in /proc/[0-9]*/stat; do
+		# a process may end while we read: skip it
+		{ read -r line <"$f"; } 2>/dev/null || continue
+		rest=${line##*) }		# the fields after "(comm) ": state ppid ...
+		p=${f#/proc/}
+		read -r _ ppid _ <<<"$rest"
+		printf '%s %s\n' "${p%/stat}" "$ppid"
+	done | awk -v root="$1" '
+		{ parent[$1] = $2 }
+		END {
+			n = 1; q[1] = root
+			for (i = 1; i <= n; i++)
+				for (c in parent)
+					if (parent[c] == q[i]) { q[++n] = c; print c }
+		}'
+}
+# kill_descendants PID SIG: send SIG to every process below PID.
+kill_descendants() {
+	local pids
+	mapfile -t pids < <(descendants "$1")
+	[ ${#pids[@]} -eq 0 ] || kill -"$2" "${pids[@]}" 2>/dev/null || true
 }

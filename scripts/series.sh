@@ -4,6 +4,7 @@
 #
 # usage: convert.sh series [--baseline DIR] [--target TREE] [--out DIR]
 #          [--signoff "Name <email>"] [--work DIR] [--jobs N] [--allow-partial]
+#          [--force]
 #
 #   --baseline DIR  the rewound tree, a git work tree (default build/baseline,
 #                   made by `make baseline`)
@@ -11,9 +12,17 @@
 #                   build/linux-source-6.1)
 #   --out DIR       where the series goes (default converted-patches/series):
 #                   0000-cover-letter.patch, NNNN-*.patch, report.md
-#   --signoff ID    author and Signed-off-by (default: git config user.name
-#                   and user.email)
+#   --signoff ID    author and Signed-off-by (default: lsmconv's fixed
+#                   identity "lsmconv <lsmconv@localhost>", scripts/lib.sh)
 #   --work DIR      scratch clone of the baseline (default build/series)
+#   --force         write --out/--work even when they hold files lsmconv did
+#                   not write (never /, $HOME or the repository)
+#
+# --out and --work must be absent, empty or written by lsmconv before (a
+# .lsmconv-out file in them); one run at a time per --work and --out (flock);
+# --out is replaced only when the new series is complete, so a failed or
+# interrupted run (SIGINT/SIGTERM: exit 130/143, every child stopped) leaves
+# it as it was.
 #
 # Each step of STEPS below runs lsmconv's tools on a clone of the baseline
 # and becomes one commit (fixed dates), shaped like Casey Schaufler's v21
@@ -32,7 +41,7 @@ R=$LSMCONV_ROOT
 PROG=convert.sh-series
 
 usage() {
-	sed -n '4,15s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,19s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 fail() {	# fail MESSAGE: setup error, nothing written
@@ -42,7 +51,7 @@ fail() {	# fail MESSAGE: setup error, nothing written
 
 baseline=$R/build/baseline target=$R/build/linux-source-6.1
 out=$R/converted-patches/series work=$R/build/series
-signoff='' jobs=$(nproc) allow_partial=0
+signoff='' jobs=$(nproc) allow_partial=0 force=0
 parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -53,6 +62,7 @@ parse_args() {
 		--work) work=${2:?--work needs a directory}; shift 2 ;;
 		--jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
 		--allow-partial) allow_partial=1; shift ;;
+		--force) force=1; shift ;;
 		-h | --help) usage ;;
 		*) fail "unknown argument '$1' (see --help)" ;;
 		esac
@@ -68,15 +78,9 @@ parse_args() {
 		fail "$baseline/include/linux/security.h: no struct security_operations: not a pre-stacking (legacy) tree"
 	[ -f "$target/include/linux/lsm_hook_defs.h" ] ||
 		fail "$target: not a kernel tree with include/linux/lsm_hook_defs.h (--target)"
-	if [ -z "$signoff" ]; then
-		local n e
-		n=$(git config user.name || true)
-		e=$(git config user.email || true)
-		if [ -z "$n" ] || [ -z "$e" ]; then
-			fail "no --signoff and no git config user.name/user.email: who signs the series?"
-		fi
-		signoff="$n <$e>"
-	fi
+	# Not git config's identity: the series must be the same bytes on
+	# every machine (scripts/lib.sh, lsmconv_git).
+	[ -n "$signoff" ] || signoff="$LSMCONV_GIT_NAME <$LSMCONV_GIT_EMAIL>"
 	check_signoff
 	baseline=$(realpath "$baseline") target=$(realpath "$target")
 	out=$(realpath -m "$out") work=$(realpath -m "$work")
@@ -155,10 +159,7 @@ body() {
 }
 
 # --- running a step -----------------------------------------------------------
-g() {
-	git -c user.useConfigOnly=false -c commit.gpgsign=false -c core.autocrlf=false \
-		-c core.abbrev=12 -C "$tree" "$@"
-}
+g() { lsmconv_git -C "$tree" "$@"; }	# lib.sh: reproducible git
 
 tree='' base=''
 prepare_tree() {
@@ -172,7 +173,7 @@ prepare_tree() {
 		g clean -q -fdx
 	else
 		rm -rf "$tree"
-		git clone -q --no-checkout "$baseline" "$tree"
+		lsmconv_git clone -q --no-checkout "$baseline" "$tree"
 		base=$(git -C "$baseline" rev-parse HEAD)
 		g checkout -q "$base"
 	fi
@@ -189,7 +190,7 @@ run_step() {
 		case $cmd in
 		"forward "*)
 			echo "    cocci/forward/forward.py ${cmd#forward }" >>"$work/logs/$i.produced"
-			"$R/cocci/forward/forward.py" "${cmd#forward }" --tree "$tree" --target "$target" \
+			bg_run "$R/cocci/forward/forward.py" "${cmd#forward }" --tree "$tree" --target "$target" \
 				>>"$work/logs/$i.items" 2>>"$work/logs/$i.err" || rc=$?
 			[ "$rc" -le 0 ] ||
 				fail "step $((i + 1)) ($cmd) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
@@ -200,7 +201,7 @@ run_step() {
 				files+=("$(cd "$R" && ls cocci/"$n"-*.cocci)")
 			done
 			echo "    convert.sh tree --rules $nums (${files[*]})" >>"$work/logs/$i.produced"
-			"$R/convert.sh" tree "$tree" --target "$target" --rules "$nums" --jobs "$jobs" \
+			bg_run "$R/convert.sh" tree "$tree" --target "$target" --rules "$nums" --jobs "$jobs" \
 				--allow-partial --report "$work/logs/$i.conv.md" >/dev/null 2>>"$work/logs/$i.err" ||
 				fail "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
 			cat "$work/logs/$i.conv.md" >>"$work/logs/$i.report.md"
@@ -210,9 +211,9 @@ run_step() {
 	done
 }
 
-# Commit dates: v21's cover letter date, one minute per step.
-DATE0=1425950035
-DATE0_RFC='Mon, 9 Mar 2015 18:13:55 -0700'
+# Commit dates: lsmconv_git's date (v21's cover letter), one minute per step.
+DATE0=$LSMCONV_GIT_EPOCH
+DATE0_RFC=$LSMCONV_GIT_DATE_RFC
 
 commit_step() {	# commit_step I SUBJECT: commit what step I changed
 	local i=$1 subject=$2 name email when
@@ -230,8 +231,7 @@ commit_step() {	# commit_step I SUBJECT: commit what step I changed
 		echo "Signed-off-by: $signoff"
 	} >"$work/logs/$i.msg"
 	g add -A
-	GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$when \
-		GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$when \
+	LSMCONV_GIT_NAME=$name LSMCONV_GIT_EMAIL=$email LSMCONV_GIT_DATE=$when \
 		g commit -q --no-verify -F "$work/logs/$i.msg"
 }
 
@@ -263,18 +263,20 @@ write_series() {
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	total=${#KEPT[@]}
-	g -c format.signoff=false -c format.coverLetter=false -c diff.noprefix=false \
-		-c diff.mnemonicPrefix=false -c diff.renames=true -c format.thread=false \
-		format-patch -q --cover-letter --zero-commit --no-signature --numbered \
+	g format-patch -q --cover-letter --zero-commit --full-index --no-signature --numbered \
 		--subject-prefix=PATCH -o "$tmp" "$base..HEAD" >/dev/null
 	fill_cover "$tmp/0000-cover-letter.patch" "$total"
 	checkpatch_all "$tmp"
 	write_report "$tmp"
-	rm -rf "$out.new"
-	mv "$tmp" "$out.new"
-	rm -rf "$out"
+	echo "Written by lsmconv (convert.sh series); the next run replaces this directory." \
+		>"$tmp/$MARKER"
+	# Replace --out only now, by renames: it is never half-written.
+	rm -rf "$out.lsmconv-new" "$out.lsmconv-old"
 	mkdir -p "$(dirname "$out")"
-	mv "$out.new" "$out"
+	mv "$tmp" "$out.lsmconv-new"
+	[ ! -e "$out" ] || mv "$out" "$out.lsmconv-old"
+	mv "$out.lsmconv-new" "$out"
+	rm -rf "$out.lsmconv-old"
 	n=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | wc -l)
 	echo "series: $n patches + cover letter in $out" >&2
 }
@@ -401,10 +403,28 @@ write_report() {
 	} | sed "s|$R/||g" >"$d/report.md"
 }
 
+MARKER=.lsmconv-out
+# interrupted: no temporary left, --out as before the run.
+interrupted() {
+	rm -rf "$work/out.tmp" "$out.lsmconv-new"
+	if [ ! -e "$out" ] && [ -e "$out.lsmconv-old" ]; then
+		mv "$out.lsmconv-old" "$out"
+	fi
+}
+
 main() {
 	local i name subject cmds todo
 	parse_args "$@"
 	command -v spatch >/dev/null || fail "spatch not installed (make deps)"
+	guard_out "$out" "$MARKER" "$force" --out '[0-9][0-9][0-9][0-9]-*.patch' report.md
+	guard_out "$work" "$MARKER" "$force" --work tree logs out.tmp '*.txt' '*.tsv'
+	[ "$out" != "$work" ] || fail "--out and --work are the same directory"
+	lock_dir "$work"
+	lock_dir "$out"
+	on_interrupt interrupted
+	mkdir -p "$work"
+	[ -e "$work/$MARKER" ] ||
+		echo "Scratch directory of lsmconv (convert.sh series --work); the next run resets it." >"$work/$MARKER"
 	prepare_tree
 	rm -rf "$work/logs"
 	mkdir -p "$work/logs"

@@ -15,10 +15,8 @@ set -euo pipefail
 
 TARBALL=${LSMCONV_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 DEST=$LSMCONV_ROOT/build/linux-source-6.1
-# Fixed identity and date: the base commit is the same on every machine.
-export GIT_AUTHOR_NAME=lsmconv GIT_AUTHOR_EMAIL=lsmconv@localhost
-export GIT_COMMITTER_NAME=lsmconv GIT_COMMITTER_EMAIL=lsmconv@localhost
-export GIT_AUTHOR_DATE='2015-03-09T18:13:55 -0700' GIT_COMMITTER_DATE='2015-03-09T18:13:55 -0700'
+# lsmconv_git (lib.sh): fixed identity and date, the base commit is the same
+# on every machine.
 
 unpack() {
 	local tmp
@@ -33,11 +31,11 @@ unpack() {
 	[ "$(printf '%s\n' "$top" | wc -l)" -eq 1 ] || die "$TARBALL: expected one top directory"
 	require_kernel_tree "$top"
 	progress 2 3 "recording the pristine tree as one git commit"
-	git -C "$top" init -q
+	lsmconv_git -C "$top" init -q
 	# Debian's top-level .gitignore ignores "/*": add by force, and use
 	# `git add -f` for new files in every later step.
-	git -C "$top" add -f -A
-	git -C "$top" commit -q -m "linux-source-$(kernel_version "$top") (Debian, pristine)"
+	lsmconv_git -C "$top" add -f -A
+	lsmconv_git -C "$top" commit -q -m "linux-source-$(kernel_version "$top") (Debian, pristine)"
 	progress 3 3 "moving into place: $DEST"
 	mv "$top" "$DEST"
 	rm -rf "$tmp"

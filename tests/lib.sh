@@ -31,6 +31,18 @@ tap_diag() {
 	printf '%s\n' "$@" | sed 's/^/# /'
 }
 
+# tap_tail FILE [N]: the last N (20) lines of FILE as diagnostics: a failing
+# case shows the cause, not only "see FILE".
+tap_tail() {
+	local f=$1 n=${2:-20}
+	if [ -s "$f" ]; then
+		echo "# last $n lines of $f:"
+		tail -n "$n" "$f" | sed 's/^/#   /'
+	else
+		echo "# $f: empty or missing"
+	fi
+}
+
 # tap_done: plan line and exit status.
 tap_done() {
 	echo "1..$TAP_N"

@@ -103,11 +103,7 @@ record() {	# record N pass|fail|skip DETAIL
 selected() { case ",$steps," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 note() { echo "$*" >>"$out/notes.md"; }
 
-g() {
-	git -c user.name="lsmconv verify" -c user.email=lsmconv@localhost \
-		-c user.useConfigOnly=false -c commit.gpgsign=false -c core.autocrlf=false \
-		-C "$tree" "$@"
-}
+g() { lsmconv_git -C "$tree" "$@"; }	# lib.sh: reproducible git
 
 # --- step 1: the tree ----------------------------------------------------------
 base='' stand_in=false no_tree='step 1 was not run'

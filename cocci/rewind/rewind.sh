@@ -6,6 +6,7 @@
 # semantic patches and generators of cocci/rewind/ do every edit.
 #
 # usage: rewind.sh --tree SRC [--out DIR] [--series DIR] [--skip-step capchain]
+#                  [--force]
 #
 #   --tree SRC     the stacked tree (read only; a git repo, or a plain tree
 #                  that is first copied to build/rewind-src and committed)
@@ -16,20 +17,25 @@
 #   --skip-step capchain
 #                  leave the cap_* calls out of the modules: a deliberately
 #                  wrong baseline, for the tests that must catch it
+#   --force        write --series even when it holds files lsmconv did not
+#                  write (never /, $HOME or the repository)
 #
-# Reproducible: fixed identity and dates, so running it twice gives the same
-# commits and byte-identical patches.
+# Reproducible: lsmconv_git (scripts/lib.sh), so running it twice gives the
+# same commits and byte-identical patches.  --out and --series must be
+# absent, empty or made by lsmconv (a marker file); one run at a time per
+# --out (flock); --series is replaced by a rename when complete;
+# SIGINT/SIGTERM stop every child and exit 130/143.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 here=$LSMCONV_ROOT/cocci/rewind
 usage() {
-	echo "usage: ${0##*/} --tree SRC [--out DIR] [--series DIR] [--skip-step capchain]" >&2
+	echo "usage: ${0##*/} --tree SRC [--out DIR] [--series DIR] [--skip-step capchain] [--force]" >&2
 	exit 2
 }
 
-src='' out=$LSMCONV_ROOT/build/baseline series=$LSMCONV_ROOT/converted-patches/rewind skip=
+src='' out=$LSMCONV_ROOT/build/baseline series=$LSMCONV_ROOT/converted-patches/rewind skip='' force=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) src=${2:?}; shift 2 ;;
@@ -40,6 +46,7 @@ while [ $# -gt 0 ]; do
 		[ "$skip" = capchain ] || usage
 		shift 2
 		;;
+	--force) force=1; shift ;;
 	-h | --help) usage ;;
 	*) usage ;;
 	esac
@@ -62,13 +69,16 @@ esac
 if [ -e "$out" ] && [ ! -f "$out/.lsmconv-rewind" ]; then
 	die "$out exists and was not made by ${0##*/}; remove it or choose another --out"
 fi
+guard_out "$out" .lsmconv-rewind 0 --out
+guard_out "$series" .lsmconv-out "$force" --series '[0-9][0-9][0-9][0-9]-*.patch'
+[ "$out" != "$series" ] || die_usage "--out and --series are the same directory"
+lock_dir "$out"
+lock_dir "$series"
+interrupted() { rm -rf "$series.lsmconv-new"; }
+on_interrupt interrupted
 
 n=11
-export GIT_AUTHOR_NAME="lsmconv rewind" GIT_AUTHOR_EMAIL="lsmconv@localhost"
-export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
-export GIT_AUTHOR_DATE="2015-04-01T00:00:00+0000" GIT_COMMITTER_DATE="2015-04-01T00:00:00+0000"
-export GIT_CONFIG_NOSYSTEM=1 HOME=${HOME:-/tmp}
-g() { git -c user.useConfigOnly=false -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+g() { lsmconv_git "$@"; }	# lib.sh: fixed identity and date
 
 # [1] The source as a git repository.
 if [ -d "$src/.git" ]; then
@@ -112,7 +122,7 @@ sp() {
 	shift
 	local f
 	for f in "$@"; do
-		if ! spatch --very-quiet --no-includes -D patch --sp-file "$cocci" \
+		if ! bg_run spatch --very-quiet --no-includes -D patch --sp-file "$cocci" \
 			--in-place "$out/$f" >"$work/spatch.log" 2>&1; then
 			cat "$work/spatch.log" >&2
 			die "spatch $(basename "$cocci") failed on $f"
@@ -251,9 +261,15 @@ commit "LSM: rewind: lsm_hooks.h without hook lists" \
 security_add_hooks() go; the blob and DEFINE_LSM infrastructure stays." \
 	include/linux/lsm_hooks.h
 
+# The series is replaced by a rename when complete: never half-written.
+rm -rf "$series.lsmconv-new"
+mkdir -p "$series.lsmconv-new"
+g -C "$out" format-patch -q --no-signature --no-stat --full-index --zero-commit \
+	-o "$series.lsmconv-new" "$base..HEAD" >/dev/null
+echo "Written by lsmconv (cocci/rewind/rewind.sh); the next run replaces this directory." \
+	>"$series.lsmconv-new/.lsmconv-out"
 rm -rf "$series"
-mkdir -p "$series"
-g -C "$out" format-patch -q --no-signature --no-stat -o "$series" "$base..HEAD" >/dev/null
+mv "$series.lsmconv-new" "$series"
 left=$(cd "$out" && { grep -l -E 'security_hook_list|LSM_HOOK_INIT|call_int_hook|call_void_hook|security_add_hooks' \
 	include/linux/security.h include/linux/lsm_hooks.h security/security.c security/commoncap.c \
 	security/capability.c "${modfiles[@]}" 2>/dev/null || true; })

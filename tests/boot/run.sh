@@ -17,14 +17,24 @@ if [ ! -d "$tree/.git" ]; then
 	exit
 fi
 
-# Stack variants: re-emit boot-variants.sh's TAP under our numbering.
+# Stack variants: re-emit boot-variants.sh's TAP under our numbering; all
+# it prints (progress, the build steps' errors) is kept in $bvlog, and its
+# tail goes into the diagnostics when it fails.
+mkdir -p build/boot
+bvlog=build/boot/boot-variants.log
+bvrc=0
+qemu-boot/boot-variants.sh --tree "$tree" >"$bvlog" 2>&1 || bvrc=$?
 while IFS= read -r line; do
 	case $line in
 	"ok "[0-9]*) tap_ok "${line#ok * - }" ;;
 	"not ok "[0-9]*) tap_not_ok "${line#not ok * - }" ;;
 	"#"*) echo "$line" ;;
 	esac
-done < <(qemu-boot/boot-variants.sh --tree "$tree" 2>&1 || true)
+done <"$bvlog"
+if [ "$bvrc" -ne 0 ]; then
+	tap_not_ok "boot-variants.sh exits 0 (exit $bvrc)"
+	tap_tail "$bvlog"
+fi
 
 bz=build/kernels/lsm/arch/x86/boot/bzImage
 initrd=build/boot/lsm/initramfs.cpio.gz
@@ -32,6 +42,7 @@ out=build/boot/harness
 mkdir -p "$out"
 if [ ! -f "$bz" ] || [ ! -f "$initrd" ]; then
 	tap_not_ok "harness cases: kernel or initramfs missing after boot-variants"
+	tap_tail "$bvlog"
 	tap_done
 	exit
 fi

@@ -39,11 +39,23 @@ if [ ! -f "$distro/security/security.c" ] || [ ! -d "$distro/.git" ]; then
 fi
 
 # run NAME ARGS...: the pipeline's stdout+stderr in $work/out/NAME, exit status in $rc.
-rc=0
+rc=0 last=''
 run() {
 	local name=$1
 	shift
-	"$P" "$@" >"$work/out/$name" 2>&1 && rc=0 || rc=$?
+	last=$work/out/$name
+	"$P" "$@" >"$last" 2>&1 && rc=0 || rc=$?
+}
+# pcheck DESC CMD...: tap_check, and a failure shows the tail of the last run.
+pcheck() {
+	local desc=$1
+	shift
+	if "$@"; then
+		tap_ok "$desc"
+	else
+		tap_not_ok "$desc"
+		[ -z "$last" ] || tap_tail "$last"
+	fi
 }
 # row FILE N: the summary row of step N ("N  title  result  time  detail").
 row() { grep -E "^$2 +[a-z]" "$1" | tail -1; }
@@ -53,7 +65,7 @@ result_is() {	# result_is FILE N RESULT
 
 # --- static checks --------------------------------------------------------------
 if command -v shellcheck >/dev/null; then
-	tap_check "shellcheck verify/pipeline.sh verify/traces.sh" \
+	pcheck "shellcheck verify/pipeline.sh verify/traces.sh" \
 		shellcheck -x verify/pipeline.sh verify/traces.sh
 else
 	tap_skip "shellcheck verify/pipeline.sh verify/traces.sh" "shellcheck not installed"
@@ -63,10 +75,10 @@ usage_fails() {
 	"$P" >/dev/null 2>&1 && r=0 || r=$?
 	[ "$r" -eq 2 ]
 }
-tap_check "no arguments: usage, exit 2" usage_fails
+pcheck "no arguments: usage, exit 2" usage_fails
 mut_rows() { grep -v '^#' verify/mutations.tsv | cut -f1; }
 three_rows() { [ "$(mut_rows | wc -l)" -eq 3 ]; }
-tap_check "verify/mutations.tsv has the three mutations" three_rows
+pcheck "verify/mutations.tsv has the three mutations" three_rows
 
 # --- every step skips, with the reason, when the pieces are missing -------------
 run skips --baseline "$work/none" --series "$work/none" --distro "$distro" --work "$work/skips"
@@ -78,18 +90,18 @@ skips_ok() {
 		grep -q '^\[5/5\]' "$f" && [ -f "$work/skips/report.md" ] &&
 		grep -q '^| 4 equivalence (traces) | skip |' "$work/skips/report.md"
 }
-tap_check "no baseline: every step skips naming the missing rewind, exit 0, report.md" skips_ok
+pcheck "no baseline: every step skips naming the missing rewind, exit 0, report.md" skips_ok
 tap_diag "$(sed -n '/^#  *step/,/^report:/p' "$work/out/skips")"
 
 # --- fixed point on the stand-in, and the three mutations caught by it ---------
 run fixpoint --converted "$distro" --distro "$distro" --work "$work/standin" --steps 3
 fp_ok() { [ "$rc" -eq 0 ] && result_is "$work/out/fixpoint" 3 pass && grep -q '0 token unit(s) differ; 0 line(s) differ ignoring whitespace (diff -w), 0 byte-exact' "$work/out/fixpoint"; }
-tap_check "fixed point: the distro tree against itself, 0 lines differ" fp_ok
+pcheck "fixed point: the distro tree against itself, 0 lines differ" fp_ok
 for m in $(mut_rows); do
 	file=$(awk -F'\t' -v n="$m" '$1 == n { print $2 }' verify/mutations.tsv)
 	run "fixpoint-$m" --converted "$distro" --distro "$distro" --work "$work/standin" --steps 3 --mutation "$m"
 	caught() { [ "$rc" -eq 1 ] && result_is "$work/out/fixpoint-$m" 3 fail && grep -q "token unit(s) differ.*$file" "$work/out/fixpoint-$m"; }
-	tap_check "mutation $m: caught by the fixed point (step 3), naming $file" caught
+	pcheck "mutation $m: caught by the fixed point (step 3), naming $file" caught
 done
 
 # --- the trace step ----------------------------------------------------------------
@@ -112,12 +124,12 @@ traces_standin() {
 		--reference-kernel "$refbz" --steps "$st")
 	run traces "${args[@]}"
 	equal() { [ "$rc" -eq 0 ] && result_is "$work/out/traces" 2 pass && result_is "$work/out/traces" 4 pass; }
-	tap_check "stand-in: the distro tree built with baseline.config, lsm=capability,yama,X, traces equal the distro kernel's (security=X)" equal
+	pcheck "stand-in: the distro tree built with baseline.config, lsm=capability,yama,X, traces equal the distro kernel's (security=X)" equal
 	tap_diag "$(grep -E '^[24] ' "$work/out/traces")"
 	[ "$rc" -eq 0 ] || return 0
 	for m in $(mut_rows); do
 		run "traces-$m" "${args[@]}" --mutation "$m"
-		tap_check "mutation $m: caught by the trace step (step 4), naming $(awk -F'\t' -v n="$m" '$1 == n { print $4 }' verify/mutations.tsv)" \
+		pcheck "mutation $m: caught by the trace step (step 4), naming $(awk -F'\t' -v n="$m" '$1 == n { print $4 }' verify/mutations.tsv)" \
 			check_mutation_traces "$m" "$work/standin/mutations/$m"
 		tap_diag "$(grep -E '^(differs|missing)' "$work/standin/mutations/$m/compare.txt" 2>/dev/null | head -8)"
 	done
@@ -151,14 +163,14 @@ else
 	run real --baseline "$baseline" --series "$series" --distro "$distro" --work "$work/real"
 	tap_diag "$(sed -n '/^#  *step/,/^report:/p' "$work/out/real")"
 	for n in 1 2 3 4 5; do
-		tap_check "make verify step $n: $(row "$work/out/real" "$n" | cut -c5-30 | sed 's/ *$//')" \
+		pcheck "make verify step $n: $(row "$work/out/real" "$n" | cut -c5-30 | sed 's/ *$//')" \
 			result_is "$work/out/real" "$n" pass
 	done
 	if result_is "$work/out/real" 4 pass; then
 		for m in $(mut_rows); do
 			run "traces-$m" --baseline "$baseline" --series "$series" --distro "$distro" \
 				--work "$work/real" --steps 1,2,3,4 --mutation "$m"
-			tap_check "mutation $m on the series: caught by the trace step (step 4)" \
+			pcheck "mutation $m on the series: caught by the trace step (step 4)" \
 				check_mutation_traces "$m" "$work/real/mutations/$m"
 			tap_diag "$(grep -E '^[234] ' "$work/out/traces-$m")"
 		done

@@ -16,6 +16,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 src=${TREE:-build/linux-source-6.1}
 t=build/rewind-test
@@ -69,6 +71,7 @@ if "$rw" --tree "$src" --out "$base" --series "$t/series-mutant" --skip-step cap
 	mutant_ok=true
 else
 	nok "rewind --skip-step capchain failed (see $t/mutant.log)"
+	tap_tail "$t/mutant.log"
 	mutant_ok=false
 fi
 if [ "${LSMCONV_REWIND_MUTANT_BOOT:-0}" = 1 ] && $mutant_ok; then
@@ -83,6 +86,7 @@ if "$rw" --tree "$src" --out "$base" --series "$t/series1" >"$t/run1.log" 2>&1; 
 	ok "rewind.sh produces $base and $(find "$t/series1" -name '*.patch' | wc -l) patches ($(($(date +%s) - start)) s)"
 else
 	nok "rewind.sh failed (see $t/run1.log)"
+	tap_tail "$t/run1.log"
 	tail -5 "$t/run1.log" | sed 's/^/# /'
 	finish
 fi
@@ -129,6 +133,7 @@ if [ "$src" = build/linux-source-6.1 ] && [ -d converted-patches/rewind ]; then
 		ok "converted-patches/rewind is byte-identical to the regenerated series"
 	else
 		nok "converted-patches/rewind differs from the regenerated series (see $t/series.diff)"
+		tap_tail "$t/series.diff"
 	fi
 else
 	skip "committed series" "TREE=$src is not the distro tree"
@@ -179,6 +184,7 @@ else
 fi
 qemu-boot/build-initramfs.sh --out "$initrd" "${adds[@]}" >/dev/null 2>"$t/initramfs.log" || {
 	nok "initramfs build failed (see $t/initramfs.log)"
+	tap_tail "$t/initramfs.log"
 	finish
 }
 
@@ -225,6 +231,7 @@ if [ "${LSMCONV_REWIND_MUTANT_BOOT:-0}" != 1 ]; then
 	skip "baseline without cap_* calls fails verify's capability suite" "set LSMCONV_REWIND_MUTANT_BOOT=1 (one more kernel build)"
 elif [ -z "${mutant_bz:-}" ] || [ "$tests" = lsm-list ]; then
 	nok "baseline without cap_* calls: kernel or verify/ missing (see $t/mutant-build.log)"
+	tap_tail "$t/mutant-build.log"
 else
 	log=$t/boot-mutant-selinux.log
 	verdict=$(qemu-boot/run.sh --kernel "$mutant_bz" --initrd "$initrd" --log "$log" \

@@ -27,7 +27,7 @@ base=build/baseline
 t=$root/build/series-test
 committed=converted-patches/series
 ids=(--signoff "lsmconv test <test@lsmconv.invalid>")
-who="$(git config user.name) <$(git config user.email)>"
+who="$LSMCONV_GIT_NAME <$LSMCONV_GIT_EMAIL>"	# series.sh default: lib.sh's fixed identity
 
 echo "TAP version 13"
 if ! command -v spatch >/dev/null; then
@@ -73,6 +73,7 @@ rc=0
 	>"$t/run1.log" 2>&1 || rc=$?
 tap_check "convert.sh series exits 0 (nothing left for a human; exit $rc, see $t/run1.log)" \
 	test "$rc" -eq 0
+[ "$rc" -eq 0 ] || tap_tail "$t/run1.log"
 
 mapfile -t patches < <(find "$t/out1" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' 2>/dev/null | sort)
 subjects=$(for p in "${patches[@]}"; do sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$p"; done)

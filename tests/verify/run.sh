@@ -129,7 +129,12 @@ fi
 bz=${LSMVERIFY_KERNEL:-build/kernels/lsm/arch/x86/boot/bzImage}
 if [ ! -f "$bz" ] && [ -z "${LSMVERIFY_KERNEL:-}" ] && [ -d "$tree/.git" ]; then
 	# Shared, incremental: normally tests/boot has built it already.
-	qemu-boot/build-kernel.sh --tree "$tree" --name lsm >"$work/kernel.log" 2>&1 || true
+	if ! qemu-boot/build-kernel.sh --tree "$tree" --name lsm >"$work/kernel.log" 2>&1; then
+		tap_not_ok "the guest kernel builds (qemu-boot/build-kernel.sh)"
+		tap_tail "$work/kernel.log"
+		tap_done
+		exit
+	fi
 fi
 if [ ! -f "$bz" ] || [ ! -x qemu-boot/run.sh ] || ! command -v qemu-system-x86_64 >/dev/null; then
 	tap_skip "guest traces" "no kernel at $bz or no QEMU harness"
