@@ -6,12 +6,23 @@
 #   make check   every test; ends with "N passed, N failed, N skipped"
 #   make bench   timings and sizes, as figures
 #
-# TREE=DIR points every target at another kernel tree (default: Debian's
-# linux-source-6.1, unpacked into build/ by `make tree`).
+# TREE=DIR points every target at another kernel tree (default: the distro
+# tree, build/$(LSMCONV_DISTRO) of scripts/lib.sh, unpacked by `make tree`).
+# A TREE with spaces works; an empty TREE= is an error.
 
 SHELL := /bin/bash
-DISTRO_TREE := build/linux-source-6.1
-TREE ?= $(DISTRO_TREE)
+# The one home of the distro tree's name is scripts/lib.sh.
+DISTRO := $(shell sed -n 's/^LSMCONV_DISTRO=//p' scripts/lib.sh)
+DISTRO_TREE := build/$(DISTRO)
+ifeq ($(origin TREE),undefined)
+TREE := $(DISTRO_TREE)
+endif
+ifeq ($(strip $(TREE)),)
+$(error TREE is empty: give a kernel tree directory, or leave TREE unset for the distro tree $(DISTRO_TREE))
+endif
+ifneq ($(findstring ",$(TREE))$(findstring $$,$(TREE))$(findstring `,$(TREE)),)
+$(error TREE=$(TREE): a path with ", $$ or ` is not supported; use a symlink)
+endif
 
 BASELINE := build/baseline
 SERIES := converted-patches/series
@@ -29,35 +40,35 @@ tree: deps
 ifeq ($(TREE),$(DISTRO_TREE))
 	@scripts/tree.sh
 else
-	@scripts/tree.sh $(TREE)
+	@scripts/tree.sh "$(TREE)"
 endif
 
 kernel: tree
-	@qemu-boot/build-kernel.sh --tree $(TREE) --name lsm >/dev/null
+	@qemu-boot/build-kernel.sh --tree "$(TREE)" --name lsm >/dev/null
 
 boot: tree
-	@qemu-boot/boot-variants.sh --tree $(TREE)
+	@qemu-boot/boot-variants.sh --tree "$(TREE)"
 
 # The pre-stacking baseline (build/baseline) and its patch series
 # (converted-patches/rewind), derived mechanically from the tree.
 baseline: tree
-	@cocci/rewind/rewind.sh --tree $(TREE) --out $(BASELINE)
+	@cocci/rewind/rewind.sh --tree "$(TREE)" --out $(BASELINE)
 
 # The stacking series regenerated from the baseline by lsmconv's rules
 # (converted-patches/series: cover letter, patches, report.md).
 series: baseline
-	@./convert.sh series --baseline $(BASELINE) --target $(TREE) --out $(SERIES)
+	@./convert.sh series --baseline $(BASELINE) --target "$(TREE)" --out $(SERIES)
 
 # Apply the series to the baseline, build every step, compare with the tree,
 # boot both and compare the decisions (docs/verify.md).
 verify: series
-	@verify/pipeline.sh --baseline $(BASELINE) --series $(SERIES) --distro $(TREE)
+	@verify/pipeline.sh --baseline $(BASELINE) --series $(SERIES) --distro "$(TREE)"
 
 check: tree
 	@tests/run.sh
 
 bench: tree
-	@scripts/bench.sh --tree $(TREE)
+	@scripts/bench.sh --tree "$(TREE)"
 
 shellcheck:
 	@shellcheck -x $$(git ls-files '*.sh') qemu-boot/guest/init qemu-boot/guest/lsmtest-init qemu-boot/guest/tests/*

@@ -21,7 +21,7 @@ done
 require_kernel_tree "$tree"
 tree=$(realpath "$tree")
 name=lsm
-[ "$tree" = "$LSMCONV_ROOT/build/linux-source-6.1" ] || name=$(basename "$tree")-lsm
+[ "$tree" = "$(realpath "$LSMCONV_DISTRO_TREE")" ] || name=$(basename "$tree")-lsm
 boot=$LSMCONV_ROOT/build/boot/$name
 mkdir -p "$boot"
 

@@ -16,7 +16,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-tree=$LSMCONV_ROOT/build/linux-source-6.1 cold=1
+tree=$LSMCONV_DISTRO_TREE cold=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:?}; shift 2 ;;

@@ -6,6 +6,13 @@
 LSMCONV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export LSMCONV_ROOT
 
+# The distro tree, the default target of every command: Debian's package
+# (scripts/deps.sh installs it), unpacked by scripts/tree.sh.  The one place
+# that names it; the Makefile reads LSMCONV_DISTRO from here.
+LSMCONV_DISTRO=linux-source-6.1
+LSMCONV_DISTRO_TREE=$LSMCONV_ROOT/build/$LSMCONV_DISTRO
+export LSMCONV_DISTRO LSMCONV_DISTRO_TREE
+
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
 	exit 1

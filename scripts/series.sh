@@ -9,7 +9,7 @@
 #   --baseline DIR  the rewound tree, a git work tree (default build/baseline,
 #                   made by `make baseline`)
 #   --target TREE   the distro tree: hooks and target API (default
-#                   build/linux-source-6.1)
+#                   build/$LSMCONV_DISTRO, scripts/lib.sh)
 #   --out DIR       where the series goes (default converted-patches/series):
 #                   0000-cover-letter.patch, NNNN-*.patch, report.md
 #   --signoff ID    author and Signed-off-by (default: lsmconv's fixed
@@ -49,7 +49,7 @@ fail() {	# fail MESSAGE: setup error, nothing written
 	exit 2
 }
 
-baseline=$R/build/baseline target=$R/build/linux-source-6.1
+baseline=$R/build/baseline target=$LSMCONV_DISTRO_TREE
 out=$R/converted-patches/series work=$R/build/series
 signoff='' jobs=$(nproc) allow_partial=0 force=0
 parse_args() {

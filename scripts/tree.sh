@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Prepare the kernel tree every later step works on, and print its version.
 #
-# usage: tree.sh                 unpack /usr/src/linux-source-6.1.tar.xz into
-#                                build/linux-source-6.1 (once) as a git repo
+# usage: tree.sh                 unpack /usr/src/$LSMCONV_DISTRO.tar.xz into
+#                                build/$LSMCONV_DISTRO (scripts/lib.sh; once) as a git repo
 #                                with a single commit
 #        tree.sh DIR             check that DIR (a user's tree) is a kernel tree
 #
@@ -13,14 +13,14 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TARBALL=${LSMCONV_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-DEST=$LSMCONV_ROOT/build/linux-source-6.1
+TARBALL=${LSMCONV_TARBALL:-/usr/src/$LSMCONV_DISTRO.tar.xz}
+DEST=$LSMCONV_DISTRO_TREE
 # lsmconv_git (lib.sh): fixed identity and date, the base commit is the same
 # on every machine.
 
 unpack() {
 	local tmp
-	[ -f "$TARBALL" ] || die "$TARBALL: missing (is linux-source-6.1 installed? run scripts/deps.sh)"
+	[ -f "$TARBALL" ] || die "$TARBALL: missing (is $LSMCONV_DISTRO installed? run scripts/deps.sh)"
 	mkdir -p "$LSMCONV_ROOT/build"
 	tmp=$(mktemp -d "$LSMCONV_ROOT/build/.tree.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT

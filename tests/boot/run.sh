@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 echo "TAP version 13"
-tree=build/linux-source-6.1
+tree=$LSMCONV_DISTRO_TREE
 if [ ! -d "$tree/.git" ]; then
 	tap_skip "boot harness" "no distro tree (run make tree)"
 	tap_done

@@ -22,7 +22,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 P=verify/pipeline.sh
-distro=build/linux-source-6.1
+distro=$LSMCONV_DISTRO_TREE
 baseline=${PIPELINE_BASELINE:-build/baseline}
 series=${PIPELINE_SERIES:-converted-patches/series}
 refbz=build/kernels/lsm/arch/x86/boot/bzImage

@@ -19,7 +19,7 @@ cd "$root" || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 
-src=${TREE:-build/linux-source-6.1}
+src=${TREE:-$LSMCONV_DISTRO_TREE}
 t=build/rewind-test
 base=build/baseline
 rw=cocci/rewind/rewind.sh
@@ -128,7 +128,7 @@ else
 fi
 
 # 7. The committed series is what the rules produce (for the distro tree).
-if [ "$src" = build/linux-source-6.1 ] && [ -d converted-patches/rewind ]; then
+if [ "$(realpath "$src")" = "$(realpath "$LSMCONV_DISTRO_TREE")" ] && [ -d converted-patches/rewind ]; then
 	if diff -r converted-patches/rewind "$t/series1" >"$t/series.diff"; then
 		ok "converted-patches/rewind is byte-identical to the regenerated series"
 	else

@@ -22,7 +22,7 @@ cd "$root" || exit 1
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 
-src=${TREE:-build/linux-source-6.1}
+src=${TREE:-$LSMCONV_DISTRO_TREE}
 base=build/baseline
 t=$root/build/series-test
 committed=converted-patches/series
@@ -66,6 +66,69 @@ if [ ! -d "$base/.git" ]; then
 	tap_done
 	exit
 fi
+
+# Output safety (each case failed before lib.sh's guard_out/lock_dir/
+# on_interrupt: --out was rm -rf'ed with exit 0, two runs shared --work, a
+# SIGTERM left convert.sh and spatch running).
+# refuses DESC PATTERN ARGS...: exit 2 and PATTERN in the error.
+refuses() {
+	local desc=$1 pat=$2 rc=0
+	shift 2
+	./convert.sh series --baseline "$base" --target "$src" "${ids[@]}" "$@" \
+		>/dev/null 2>"$t/safety.err" || rc=$?
+	if [ "$rc" -ne 2 ] || ! grep -q -- "$pat" "$t/safety.err"; then
+		tap_diag "exit $rc: $(cat "$t/safety.err")"
+		return 1
+	fi
+}
+mkdir -p "$t/user-out"
+echo "a user's file" >"$t/user-out/notes.txt"
+tap_check "a non-empty --out that lsmconv did not write is refused (exit 2)" \
+	refuses x "not written by lsmconv" --out "$t/user-out" --work "$t/safety-work"
+tap_check "... and its file is untouched" grep -qx "a user's file" "$t/user-out/notes.txt"
+tap_check "--out the repository is refused even with --force" \
+	refuses x "lsmconv repository" --out "$root" --work "$t/safety-work" --force
+tap_check "--out a parent of the repository is refused even with --force" \
+	refuses x "lsmconv repository" --out "$(dirname "$root")" --work "$t/safety-work" --force
+mkdir -p "$t/home"
+echo keep >"$t/home/keep"
+home_refused() { HOME="$t/home" refuses x "/ or \$HOME" --out "$t/home" --work "$t/safety-work" --force; }
+tap_check "--out \$HOME is refused even with --force" home_refused
+tap_check "... and \$HOME keeps its file" test -f "$t/home/keep"
+flock "$t/.lockwork.lsmconv-lock" sleep 60 &
+holder=$!
+sleep 1
+tap_check "a second run on a --work in use refuses at once, naming the lock" \
+	refuses x "in use by another lsmconv run" --out "$t/lock-out" --work "$t/lockwork"
+kill "$holder" 2>/dev/null || true
+wait "$holder" 2>/dev/null || true
+tap_check "... and wrote no --out" test ! -e "$t/lock-out"
+
+# SIGTERM mid-run: every child stopped, exit 143 "interrupted", --out as before.
+mkdir -p "$t/sig-out"
+echo old >"$t/sig-out/0001-old.patch"
+echo "Written by lsmconv" >"$t/sig-out/.lsmconv-out"
+before=$(ls -lA --time-style=full-iso "$t/sig-out")
+./convert.sh series --baseline "$base" --target "$src" "${ids[@]}" --out "$t/sig-out" \
+	--work "$t/sig-work" >/dev/null 2>"$t/sig.err" &
+spid=$!
+children() {	# processes whose command line names $t/sig-work
+	grep -lsF -- "$t/sig-work" /proc/[0-9]*/cmdline 2>/dev/null | grep -v "^/proc/$spid/" | grep -v "^/proc/$$/" || true
+}
+for _ in $(seq 120); do
+	[ -z "$(children)" ] || break
+	sleep 0.5
+done
+kill -TERM "$spid"
+src_rc=0
+wait "$spid" || src_rc=$?
+sleep 1
+tap_check "SIGTERM to the series driver: exit 143" test "$src_rc" -eq 143
+tap_check "... saying interrupted" grep -q interrupted "$t/sig.err"
+left=$(children)
+[ -z "$left" ] || tap_diag "left running: $left"
+tap_check "... no process of the run is left" test -z "$left"
+tap_check "... --out is as it was before the run" test "$before" = "$(ls -lA --time-style=full-iso "$t/sig-out")"
 
 # 4. The series, signed off by git config's identity (as make series does).
 rc=0
@@ -118,7 +181,7 @@ tap_check "report.md has checkpatch.pl's counts for each of the ${#patches[@]} p
 tap_check "a second run is byte-identical" diff -r "$t/out1" "$t/out2"
 
 # 10. The committed series is what the tools produce.
-if [ "$(realpath "$src")" != "$(realpath build/linux-source-6.1)" ]; then
+if [ "$(realpath "$src")" != "$(realpath "$LSMCONV_DISTRO_TREE")" ]; then
 	tap_skip "committed series" "TREE=$src is not the distro tree"
 else
 	tap_check "converted-patches/series is what make series writes" diff -r "$committed" "$t/out1"

@@ -10,13 +10,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$root/tests/lib.sh"
 cd "$root"
-tree=build/linux-source-6.1
+tree=$LSMCONV_DISTRO_TREE
 echo "TAP version 13"
 
 out=$(scripts/tree.sh 2>&1)
 tap_diag "$out"
 tap_check "tree.sh names the distro tree and its version" \
-	grep -qE '^tree: .*/build/linux-source-6.1 \(6\.1\.[0-9]+\)$' <<<"$out"
+	grep -qE "^tree: $LSMCONV_DISTRO_TREE \\([0-9]+\\.[0-9]+\\.[0-9]+\\)\$" <<<"$out"
 tap_check "the distro tree is a git repo with exactly one commit" \
 	test "$(git -C "$tree" rev-list --count HEAD)" -eq 1
 head1=$(git -C "$tree" rev-parse HEAD)
@@ -47,6 +47,22 @@ out=$(qemu-boot/build-kernel.sh --tree "$junk" --name junk 2>&1) && rc=0 || rc=$
 tap_check "build-kernel.sh refuses it too" failed_saying "$junk: not a kernel tree"
 tap_check "... without creating build/kernels/junk" test ! -e build/kernels/junk
 rm -rf "$junk"
+
+# TREE in the Makefile: an empty TREE= is an error (it used to unpack the
+# distro tree silently), and a path with a space is one path (it used to be
+# split into two arguments, "usage" from tree.sh).
+out=$(make -s tree TREE= 2>&1) && rc=0 || rc=$?
+tap_check "make tree TREE= (empty) fails, saying TREE is empty" failed_saying "TREE is empty"
+spaced=$(mktemp -d)
+fake="$spaced/a tree"
+mkdir -p "$fake/include/linux" "$fake/security"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$fake/Makefile"
+: >"$fake/Kconfig"
+out=$(make -s tree TREE="$fake" 2>&1) && rc=0 || rc=$?
+tap_diag "$out"
+tap_check "make tree TREE='<path with a space>' checks that one tree" \
+	grep -qxF "tree: $(realpath "$fake") (6.1.0)" <<<"$out"
+rm -rf "$spaced"
 
 # A fragment whose option cannot survive olddefconfig (LoadPin needs BLOCK,
 # which tinyconfig leaves off and this fragment does not turn on).

@@ -23,7 +23,7 @@ for t in gcc make checkpolicy apparmor_parser; do
 	command -v "$t" >/dev/null || [ -x "/usr/sbin/$t" ] || [ -x "/sbin/$t" ] || missing+=("$t")
 done
 [ -f /usr/lib/x86_64-linux-gnu/libc.a ] || missing+=(libc.a)
-tree=build/linux-source-6.1
+tree=$LSMCONV_DISTRO_TREE
 [ -f "$tree/security/selinux/include/classmap.h" ] || missing+=("$tree")
 if [ ${#missing[@]} -gt 0 ]; then
 	tap_skip "behaviour suite" "missing: ${missing[*]} (make deps tree)"
