@@ -4,7 +4,7 @@
 #
 # usage: verify/pipeline.sh --baseline DIR --series DIR --distro TREE [--work DIR]
 #          [--config FRAG] [--steps LIST] [--majors LIST] [--mutation NAME]
-#          [--converted TREE] [--reference-kernel BZIMAGE] [--jobs N]
+#          [--converted TREE] [--reference-kernel BZIMAGE] [--jobs N] [--force]
 #
 #   1 apply     the series (DIR/*.patch, the 0000 cover letter aside) with
 #               git am onto a fresh clone of the baseline (WORK/converted)
@@ -25,6 +25,10 @@
 # A step whose input is missing is skipped with the reason; the others still
 # run.  Prints a summary table (step, result, time) and writes WORK/report.md
 # (default WORK: build/verify).  Exit 1 if a step failed, else 0.
+#
+# WORK must be absent, empty or made by lsmconv (.lsmconv-out in it), else
+# --force (never /, $HOME or the repository); one run at a time per WORK
+# (flock); SIGINT/SIGTERM stop every child (make, QEMU) and exit 130/143.
 #
 # Test hooks (tests/pipeline/run.sh):
 #   --mutation NAME       apply row NAME of verify/mutations.tsv to the final
@@ -51,7 +55,7 @@ usage() {
 baseline='' series='' distro='' work=$R/build/verify
 frag=$R/qemu-boot/config/baseline.config
 steps=1,2,3,4,5 majors=selinux,smack,tomoyo,apparmor
-mutation='' converted='' refkernel='' jobs=$(nproc)
+mutation='' converted='' refkernel='' jobs=$(nproc) force=0
 parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -66,6 +70,7 @@ parse_args() {
 		--converted) converted=${2:?}; shift 2 ;;
 		--reference-kernel) refkernel=${2:?}; shift 2 ;;
 		--jobs) jobs=${2:?}; shift 2 ;;
+		--force) force=1; shift ;;
 		*) usage ;;
 		esac
 	done
@@ -79,6 +84,15 @@ parse_args() {
 	[ -z "$baseline" ] || baseline=$(realpath -m "$baseline")
 	distro=$(realpath -m "$distro")
 	work=$(realpath -m "$work")
+	# What pipeline.sh and make -C verify wrote there before markers existed.
+	guard_out "$work" .lsmconv-out "$force" --work converted kernels logs traces mutations \
+		selftests report.md notes.md '*.bzImage' '*.log' lsmverify gen-classmap selinux \
+		apparmor smack tomoyo
+	lock_dir "$work"
+	on_interrupt ''
+	mkdir -p "$work"
+	[ -e "$work/.lsmconv-out" ] ||
+		echo "Work directory of lsmconv (verify/pipeline.sh); the next run reuses it." >"$work/.lsmconv-out"
 	tree=$work/converted
 	kdir=$work/kernels
 	out=$work
@@ -118,7 +132,7 @@ fetch_base() {	# fetch_base SRC: clone or fetch; base = SRC's HEAD commit
 		base=$(g rev-parse FETCH_HEAD)
 	else
 		rm -rf "$tree"
-		git clone -q "$1" "$tree"
+		lsmconv_git clone -q "$1" "$tree"
 		base=$(g rev-parse HEAD)
 	fi
 }
@@ -208,7 +222,7 @@ step_apply() {
 kmake() {	# kmake ODIR ARGS...
 	local o=$1
 	shift
-	make -C "$tree" O="$o" ARCH=x86_64 "$@"
+	bg_run make -C "$tree" O="$o" ARCH=x86_64 "$@"
 }
 
 configure() {	# configure ODIR STRICT FRAG...: tinyconfig + fragments, once

@@ -80,6 +80,23 @@ mut_rows() { grep -v '^#' verify/mutations.tsv | cut -f1; }
 three_rows() { [ "$(mut_rows | wc -l)" -eq 3 ]; }
 pcheck "verify/mutations.tsv has the three mutations" three_rows
 
+# --work safety (both failed before lib.sh's guard_out/lock_dir: the run
+# wrote into any directory and two runs shared one).
+mkdir -p "$work/user-dir"
+echo mine >"$work/user-dir/notes.txt"
+run userdir --baseline "$work/none" --series "$work/none" --distro "$distro" --work "$work/user-dir" --steps 1
+user_refused() { [ "$rc" -eq 2 ] && grep -q 'not written by lsmconv' "$last" && [ "$(ls -A "$work/user-dir")" = notes.txt ]; }
+pcheck "a non-empty --work that lsmconv did not write is refused (exit 2), untouched" user_refused
+mkdir -p "$work/locked"
+flock "$work/.locked.lsmconv-lock" sleep 30 &
+holder=$!
+sleep 1
+run locked --baseline "$work/none" --series "$work/none" --distro "$distro" --work "$work/locked" --steps 1
+kill "$holder" 2>/dev/null || true
+wait "$holder" 2>/dev/null || true
+locked_refused() { [ "$rc" -eq 2 ] && grep -q 'in use by another lsmconv run' "$last"; }
+pcheck "a second run on a --work in use refuses at once (exit 2), naming the lock" locked_refused
+
 # --- every step skips, with the reason, when the pieces are missing -------------
 run skips --baseline "$work/none" --series "$work/none" --distro "$distro" --work "$work/skips"
 skips_ok() {
