@@ -189,6 +189,8 @@ def first_words(code):
             w = words[0]
             if re.match(r"^[A-Za-z_]\w*=", w):
                 words.pop(0)
+            elif w == "command" and len(words) > 1 and words[1] in ("-v", "-V"):
+                words = []      # a look-up, not a run
             elif w in WRAPPERS:
                 yield words.pop(0)
                 while words and (words[0].startswith("-") or words[0].isdigit()):

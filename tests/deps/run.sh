@@ -54,6 +54,25 @@ while IFS=$'\t' read -r kind name used; do
 	fi
 done <"$work/report.tsv"
 
+# spatch's Python scripting: coccinelle does not depend on the library it
+# loads (libpython3.X.so, from libpython3-dev), so a fresh machine had spatch
+# but every rule with a script:python part failed.  Caught on a debootstrap
+# chroot without libpython3-dev: "Py.find_library: unable to find the Python
+# library" and no output.
+if command -v spatch >/dev/null; then
+	printf '@script:python@\n@@\nprint("lsmconv-python-ok")\n' >"$work/py.cocci"
+	printf 'int f(void) { return 0; }\n' >"$work/py.c"
+	spatch --very-quiet --sp-file "$work/py.cocci" "$work/py.c" >"$work/py.out" 2>&1 || true
+	if grep -qx lsmconv-python-ok "$work/py.out"; then
+		tap_ok "spatch runs a script:python rule (libpython found)"
+	else
+		tap_not_ok "spatch runs a script:python rule (libpython found)"
+		tap_tail "$work/py.out"
+	fi
+else
+	tap_not_ok "spatch runs a script:python rule: spatch not installed (scripts/deps.sh)"
+fi
+
 # Mutation 1: the round-1 bug, a deps.sh without rsync.
 sed 's/\<rsync\>//' scripts/deps.sh >"$work/deps-no-rsync.sh"
 python3 "$check" "$root" "$work/deps-no-rsync.sh" >"$work/no-rsync.tsv"
