@@ -159,7 +159,9 @@ body() {
 }
 
 # --- running a step -----------------------------------------------------------
-g() { lsmconv_git -C "$tree" "$@"; }	# lib.sh: reproducible git
+# lib.sh: reproducible git; bg_run, so that SIGINT/SIGTERM do not wait for a
+# checkout of the whole tree to finish.
+g() { bg_run lsmconv_git -C "$tree" "$@"; }
 
 tree='' base=''
 prepare_tree() {
@@ -173,7 +175,7 @@ prepare_tree() {
 		g clean -q -fdx
 	else
 		rm -rf "$tree"
-		lsmconv_git clone -q --no-checkout "$baseline" "$tree"
+		bg_run lsmconv_git clone -q --no-checkout "$baseline" "$tree"
 		base=$(git -C "$baseline" rev-parse HEAD)
 		g checkout -q "$base"
 	fi
