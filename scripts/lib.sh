@@ -90,6 +90,17 @@ lsmconv_git() {
 		-c format.coverLetter=false -c format.thread=false "$@"
 }
 
+# --- LSMs -------------------------------------------------------------------
+# lsm_majors: the major LSMs, one a line, from the "# majors:" line of
+# qemu-boot/variants.tsv; lsm_exclusive: the variants' names there (SELinux,
+# Smack, AppArmor: one of them per stack).
+lsm_majors() {
+	sed -n 's/^# majors: *//p' "$LSMCONV_ROOT/qemu-boot/variants.tsv" | tr ' ' '\n' | grep .
+}
+lsm_exclusive() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$LSMCONV_ROOT/qemu-boot/variants.tsv" | cut -f1
+}
+
 # --- exit codes ---------------------------------------------------------------
 # The one convention of every lsmconv command (docs/CONTRACTS.md):
 #   0 done; 1 something left for a human (todos); 2 usage, input or setup

@@ -54,7 +54,7 @@ usage() {
 
 baseline='' series='' distro='' work=$R/build/verify
 frag=$R/qemu-boot/config/baseline.config
-steps=1,2,3,4,5 majors=selinux,smack,tomoyo,apparmor
+steps=1,2,3,4,5 majors=$(lsm_majors | paste -sd, -)
 mutation='' converted='' refkernel='' jobs=$(nproc) force=0
 parse_args() {
 	while [ $# -gt 0 ]; do

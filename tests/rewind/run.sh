@@ -202,7 +202,8 @@ declare -A label=(
 	[tomoyo]='<kernel>* /sys/kernel/security/tomoyo/self_domain'
 	[apparmor]='unconfined /proc/self/attr/current'
 )
-for lsm in selinux smack tomoyo apparmor; do
+mapfile -t majors < <(lsm_majors)
+for lsm in "${majors[@]}"; do
 	log=$t/boot-$lsm.log
 	read -r want file <<<"${label[$lsm]}"
 	verdict=$(qemu-boot/run.sh --kernel "$bz" --initrd "$initrd" --log "$log" \
@@ -214,7 +215,7 @@ for lsm in selinux smack tomoyo apparmor; do
 		verdict="$verdict (capability or yama skipped: $(grep -aE '# SKIP' "$log.tap" | head -2 | tr '\n' ' '))"
 	fi
 	inited=()
-	for m in selinux smack tomoyo apparmor; do
+	for m in "${majors[@]}"; do
 		grep -aq "${marker[$m]}" "$log" && inited+=("$m")
 	done
 	echo "# security=$lsm: $verdict; initialised: ${inited[*]:-none}"

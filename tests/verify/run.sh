@@ -170,13 +170,16 @@ matches() {	# matches RUN MAJOR SUITE: that boot's trace equals the expectation
 skipped() {	# skipped RUN MAJOR SUITE: exit 77 with the reason
 	grep -q "^ok [0-9]* - $3 # SKIP .*not an active LSM" "$work/$1/$2.log.tap"
 }
-for major in selinux smack apparmor; do
+# The exclusive majors, from qemu-boot/variants.tsv (scripts/lib.sh).
+# shellcheck source=scripts/lib.sh
+mapfile -t exclusive < <(. scripts/lib.sh && lsm_exclusive)
+for major in "${exclusive[@]}"; do
 	tap_check "$major stack: every guest test passed or skipped (each matched its table in the guest)" \
 		guest_ok real "$major"
 	for s in capability yama tomoyo "$major"; do
 		tap_check "$major stack: $s trace equals verify/expect/$s.txt" matches real "$major" "$s"
 	done
-	for other in selinux smack apparmor; do
+	for other in "${exclusive[@]}"; do
 		[ "$other" = "$major" ] && continue
 		tap_check "$major stack: /lsmtest/$other skips (exit 77) with a reason" \
 			skipped real "$major" "$other"
@@ -212,7 +215,7 @@ guest_failed() {	# guest_failed MAJOR TESTS: the guest itself reported these fai
 	got=$(sed -n 's/^not ok [0-9]* - \([a-z]*\) .*/\1/p' "$work/mutant/$1.log.tap" | paste -sd, -)
 	[ "$got" = "$2" ] || { tap_diag "$1: failing guest tests: '$got', want '$2'"; return 1; }
 }
-for major in selinux smack apparmor; do
+for major in "${exclusive[@]}"; do
 	tap_check "mutant policies, $major stack: the guest fails tomoyo and $major, nothing else" \
 		guest_failed "$major" "tomoyo,$major"
 	# The mutant SELinux rule also lets lsmv_a_t read d, which
