@@ -181,9 +181,8 @@ setup_work() {
 		die "python3 is needed"
 	"$SPATCH_PY" "$HERE/cocci/lib/hookdb.py" "$TARGET" >"$WORK/hookdb.tsv" ||
 		die "cannot read the hook table of $TARGET"
-	export LSMCONV_HOOKDB="$WORK/hookdb.tsv"
+	LSMCONV_HOOKDB="$WORK/hookdb.tsv"
 	LSMCONV_TARGET=$(cd "$TARGET" && pwd)
-	export LSMCONV_TARGET
 	# Kernel macros spatch needs spelled out to parse converted code.
 	cat >"$WORK/macros.h" <<-'EOF'
 		#define DEFINE_LSM(lsm) static struct lsm_info __lsm_##lsm
@@ -206,7 +205,6 @@ legacy_defs() {
 		IFS=:
 		echo "${defs[*]:-}"
 	)
-	export LSMCONV_LEGACY_DEFS
 }
 
 # Record where spatch cannot parse a file: "path<TAB>line<TAB>relevant".
@@ -280,7 +278,7 @@ rule_options() {
 }
 
 run_rules() {
-	local rules=() r k n opts
+	local rules=() r k n opts pass
 	mapfile -t rules < <(LC_ALL=C find "$HERE/cocci" -maxdepth 1 -name '[0-9]*.cocci' -type f | LC_ALL=C sort)
 	if [[ -n "$RULES" ]]; then
 		local want=",$RULES," kept=() num
@@ -300,7 +298,14 @@ run_rules() {
 		cp -a "$WORK/cur" "$WORK/snap/$k"
 		[[ ${#ORIG[@]} -gt 0 ]] || continue
 		read -r -a opts <<<"$(rule_options "$r")"
-		if ! spatch --sp-file "$r" -D patch --dir "$WORK/cur" --include-headers \
+		opts+=(-D "lsmconv=$HERE/cocci" -D "target=$LSMCONV_TARGET")
+		[[ -z "$LSMCONV_LEGACY_DEFS" ]] || opts+=(-D "legacy=$LSMCONV_LEGACY_DEFS")
+		pass=$(sed -n 's|^// Text pass:[[:space:]]*||p' "$r" | head -n 1)
+		if [[ -n "$pass" ]]; then
+			find "$WORK/cur" -type f | LC_ALL=C sort | PYTHONPATH="$HERE/cocci" xargs -d '\n' -r \
+				"$SPATCH_PY" -m "$pass" --target "$LSMCONV_TARGET" >"$WORK/log/$k.out" 2>"$WORK/log/$k.err" ||
+				die "text pass $pass failed: $(tail -n 3 "$WORK/log/$k.err")"
+		elif ! spatch --sp-file "$r" -D patch --dir "$WORK/cur" --include-headers \
 			--in-place --macro-file "$WORK/macros.h" --jobs "$JOBS" --python "$SPATCH_PY" \
 			"${opts[@]}" >"$WORK/log/$k.out" 2>"$WORK/log/$k.err"; then
 			tail -n 20 "$WORK/log/$k.err" >&2

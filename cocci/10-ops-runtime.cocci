@@ -26,36 +26,33 @@ virtual report
 
 @initialize:python@
 @@
+LSMCONV = None
+
+@initialize:python@
+d << virtual.lsmconv;
+@@
+LSMCONV = d
+
+@initialize:python@
+@@
 import sys
-
-MODE = "patch"
-SEEN = set()
-
-
-def emit(kind, pos, detail):
-    k = (pos.file, pos.line, detail)
-    if k in SEEN:
-        return
-    SEEN.add(k)
-    if MODE == "patch":
-        print("LSMCONV\t%s\t%s\t%s\t%s" % (kind, pos.file, pos.line, detail))
-        sys.stdout.flush()
-    elif MODE == "report" and kind == "todo":
-        coccilib.report.print_report(pos, "TODO: " + detail)
-    elif MODE == "org" and kind == "todo":
-        coccilib.org.print_todo(pos, detail)
+sys.path[:0] = [LSMCONV] if LSMCONV else []
+try:
+    from lsmconv.emit import emit_once as emit, set_mode
+except ImportError:
+    sys.exit("lsmconv: give -D lsmconv=DIR, the directory of the lsmconv package")
 
 @initialize:python depends on report@
 @@
-MODE = "report"
+set_mode("report")
 
 @initialize:python depends on org@
 @@
-MODE = "org"
+set_mode("org")
 
 @initialize:python depends on context@
 @@
-MODE = "context"
+set_mode("context")
 
 @fld@
 struct security_operations s;

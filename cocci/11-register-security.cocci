@@ -30,108 +30,34 @@ virtual report
 
 @initialize:python@
 @@
-import os
-import re
+LSMCONV = None
+
+@initialize:python@
+d << virtual.lsmconv;
+@@
+LSMCONV = d
+
+@initialize:python@
+@@
 import sys
-
-MODE = "patch"
-NAMES = {}
-HANDLED = set()
-ARRAYS = {}   # file -> {("ops", legacy ops struct) | ("list", hook list array)}
-DELETE = set()
-
-
-def lsm_name(ops, name):
-    """The LSM name: the .name string, else ops less _security_ops/_ops."""
-    if name and name.startswith('"') and name.endswith('"'):
-        return name[1:-1]
-    for suffix in ("_security_ops", "_ops"):
-        if ops.endswith(suffix) and len(ops) > len(suffix):
-            return ops[:-len(suffix)]
-    return ops
-
-
-def lsm_ident(lsm):
-    ident = re.sub(r"\W", "_", lsm)
-    return ident if re.match(r"[A-Za-z_]", ident) else "_" + ident
-
-
-def key(pos):
-    return (pos.file, pos.line, pos.column)
-
-
-def emit(kind, pos, detail):
-    if MODE == "patch":
-        print("LSMCONV\t%s\t%s\t%s\t%s" % (kind, pos.file, pos.line, detail))
-        sys.stdout.flush()
-    elif MODE == "report" and kind == "todo":
-        coccilib.report.print_report(pos, "TODO: " + detail)
-    elif MODE == "org" and kind == "todo":
-        coccilib.org.print_todo(pos, detail)
-
-
-def tidy(code):
-    """spatch prints `& x`, `f ( a )`: close the gaps for messages."""
-    code = re.sub(r"([&*!(\[])\s+", r"\1", str(code))
-    return re.sub(r"\s+([)\],])", r"\1", code)
-
-
-def _lib_dir():
-    """cocci/lib next to the .cocci file spatch runs (its --sp-file argument)."""
-    try:
-        argv = open("/proc/self/cmdline", "rb").read().decode("utf-8", "replace").split("\0")
-    except OSError:
-        argv = []
-    for i, a in enumerate(argv):
-        if a == "--sp-file" and i + 1 < len(argv):
-            return os.path.join(os.path.dirname(os.path.abspath(argv[i + 1])), "lib")
-        if a.endswith(".cocci") and not a.startswith("-"):
-            return os.path.join(os.path.dirname(os.path.abspath(a)), "lib")
-    return None
-
-
-if _lib_dir():
-    sys.path.insert(0, _lib_dir())
+sys.path[:0] = [LSMCONV] if LSMCONV else []
 try:
-    from kwrap import wrap
+    from lsmconv import rule
 except ImportError:
-    def wrap(col, text):
-        return text
-
-
-def stmt_col(pos):
-    """Visual column (tabs = 8) of the statement on the line of pos: its
-    indentation."""
-    try:
-        with open(pos.file, encoding="utf-8", errors="replace") as f:
-            lines = f.read().split("\n")
-        line = lines[int(pos.line) - 1]
-    except (OSError, IndexError):
-        return 8
-    return len(line[:len(line) - len(line.lstrip())].expandtabs(8))
-
-
-def call_stmt(pos, text):
-    """`text;` as a statement at the indentation of pos, wrapped like the
-    kernel when longer than 80 columns; without the `;` (SmPL adds it)."""
-    return wrap(stmt_col(pos), text + ";")[:-1]
-
-
-def names_for(pos, ops):
-    lsm = NAMES.get((pos.file, ops)) or lsm_name(ops, "")
-    return lsm, lsm_ident(lsm) + "_hooks"
+    sys.exit("lsmconv: give -D lsmconv=DIR, the directory of the lsmconv package")
+from lsmconv.register import *
 
 @initialize:python depends on report@
 @@
-MODE = "report"
+set_mode("report")
 
 @initialize:python depends on org@
 @@
-MODE = "org"
+set_mode("org")
 
 @initialize:python depends on context@
 @@
-MODE = "context"
+set_mode("context")
 
 // ---------------------------------------------------------------------
 // Names of the ops structures defined in this file.

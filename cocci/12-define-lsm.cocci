@@ -20,39 +20,35 @@ virtual report
 
 @initialize:python@
 @@
-import re
+LSMCONV = None
+
+@initialize:python@
+d << virtual.lsmconv;
+@@
+LSMCONV = d
+
+@initialize:python@
+@@
 import sys
-
-MODE = "patch"
-HAVE = set()
-INITS = set()
-
-
-def lsm_ident(lsm):
-    ident = re.sub(r"\W", "_", lsm)
-    return ident if re.match(r"[A-Za-z_]", ident) else "_" + ident
-
-
-def emit(kind, pos, detail):
-    if MODE == "patch":
-        print("LSMCONV\t%s\t%s\t%s\t%s" % (kind, pos.file, pos.line, detail))
-        sys.stdout.flush()
-    elif MODE == "report" and kind == "todo":
-        coccilib.report.print_report(pos, "TODO: " + detail)
-    elif MODE == "org" and kind == "todo":
-        coccilib.org.print_todo(pos, detail)
+sys.path[:0] = [LSMCONV] if LSMCONV else []
+try:
+    from lsmconv import rule
+except ImportError:
+    sys.exit("lsmconv: give -D lsmconv=DIR, the directory of the lsmconv package")
+from lsmconv.define_lsm import *
 
 @initialize:python depends on report@
 @@
-MODE = "report"
+set_mode("report")
 
 @initialize:python depends on org@
 @@
-MODE = "org"
+set_mode("org")
 
 @initialize:python depends on context@
 @@
-MODE = "context"
+set_mode("context")
+
 
 // ---------------------------------------------------------------------
 // What the file has already.
@@ -119,26 +115,7 @@ l;
 nstr;
 @@
 
-# A script rule that drops a match drops it for every later rule, so both
-# outcomes are bound: the transformation that does not apply gets a name
-# that matches no initcall.
-NONE = "__lsmconv_no_such_function__"
-rm, mkfn, l, nstr = NONE, NONE, NONE, '""'
-if (p[0].file, fn) in INITS:
-    emit("reg", p[0], "security_initcall(%s) removed: DEFINE_LSM() already "
-         "has .init = %s" % (fn, fn))
-    rm = fn
-elif p[0].file in HAVE:
-    emit("todo", p[0], "security_initcall(%s) in a file that already has a "
-         "DEFINE_LSM() without .init = %s: merge by hand" % (fn, fn))
-elif not (s.startswith('"') and s.endswith('"')):
-    emit("todo", p[0], "security_initcall(%s): %s does not call "
-         "security_add_hooks() with a literal name; write DEFINE_LSM() by hand"
-         % (fn, fn))
-else:
-    emit("reg", p[0], "security_initcall(%s) -> DEFINE_LSM(%s)"
-         % (fn, lsm_ident(s[1:-1])))
-    mkfn, l, nstr = fn, lsm_ident(s[1:-1]), s
+rm, mkfn, l, nstr = initcall(fn, s, p[0])
 coccinelle.rm = cocci.make_ident(rm)
 coccinelle.mkfn = cocci.make_ident(mkfn)
 coccinelle.l = cocci.make_ident(l)

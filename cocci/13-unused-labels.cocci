@@ -20,59 +20,35 @@ virtual report
 
 @initialize:python@
 @@
-import re
+LSMCONV = None
+
+@initialize:python@
+d << virtual.lsmconv;
+@@
+LSMCONV = d
+
+@initialize:python@
+@@
 import sys
-
-MODE = "patch"
-NONE = "__lsmconv_no_match__"
-_TEXT = {}
-
-
-def file_lines(path):
-    if path not in _TEXT:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                _TEXT[path] = f.read().split("\n")
-        except OSError:
-            _TEXT[path] = []
-    return _TEXT[path]
-
-
-def emit(kind, pos, detail):
-    if MODE == "patch":
-        print("LSMCONV\t%s\t%s\t%s\t%s" % (kind, pos.file, pos.line, detail))
-        sys.stdout.flush()
-    elif MODE == "report" and kind == "todo":
-        coccilib.report.print_report(pos, "TODO: " + detail)
-    elif MODE == "org" and kind == "todo":
-        coccilib.org.print_todo(pos, detail)
-
-
-def prev_line(lines, i):
-    """The last non-blank line before index i."""
-    i -= 1
-    while i >= 0 and not lines[i].strip():
-        i -= 1
-    return lines[i].strip() if i >= 0 else ""
-
-
-def next_line(lines, i):
-    """Index of the first non-blank line from index i on."""
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    return i
+sys.path[:0] = [LSMCONV] if LSMCONV else []
+try:
+    from lsmconv import rule
+except ImportError:
+    sys.exit("lsmconv: give -D lsmconv=DIR, the directory of the lsmconv package")
+from lsmconv.labels import *
 
 @initialize:python depends on report@
 @@
-MODE = "report"
+set_mode("report")
 
 @initialize:python depends on org@
 @@
-MODE = "org"
+set_mode("org")
 
 @initialize:python depends on context@
 @@
-MODE = "context"
+set_mode("context")
+
 
 @r@
 identifier L;
@@ -90,27 +66,7 @@ drop;
 unlabel;
 @@
 
-drop, unlabel = NONE, NONE
-lines = file_lines(p[0].file)
-text = "\n".join(lines)
-i = int(p[0].line) - 1
-if ("security_add_hooks" in text
-        and not re.search(r"\bgoto\s+%s\s*;" % re.escape(L), text)
-        and i < len(lines) and re.match(r"\s*%s\s*:\s*$" % re.escape(L), lines[i])):
-    if re.match(r"(return\b.*|goto\s+\w+\s*);$", prev_line(lines, i)):
-        j = i + 1
-        after = next_line(lines, j + 1) if j < len(lines) and lines[j].rstrip().endswith(";") else -1
-        if after >= 0 and after < len(lines) and (
-                re.match(r"\s*\w+\s*:\s*$", lines[after]) or lines[after].strip() == "}"):
-            emit("reg", p[0], "label %s and its cleanup removed: only the "
-                 "register_security() error path went there" % L)
-            drop = L
-        else:
-            emit("todo", p[0], "label %s: only the removed register_security() "
-                 "error path went there; remove it and its dead cleanup by hand" % L)
-    else:
-        emit("reg", p[0], "label %s removed: no goto goes there any more" % L)
-        unlabel = L
+drop, unlabel = label(L, p[0])
 coccinelle.drop = cocci.make_ident(drop)
 coccinelle.unlabel = cocci.make_ident(unlabel)
 
@@ -128,4 +84,20 @@ statement S;
 @@
 
 -unlabel:
+ S
+
+@depends on context@
+identifier k.drop;
+statement S;
+@@
+
+*drop:
+ S
+
+@depends on context@
+identifier k.unlabel;
+statement S;
+@@
+
+*unlabel:
  S

@@ -8,7 +8,7 @@ set -euo pipefail
 
 PACKAGES=(
 	# tree and conversion
-	linux-source-6.1 xz-utils coccinelle libpython3-dev git python3 shellcheck
+	linux-source-6.1 xz-utils coccinelle libpython3-dev git python3 python3-pyflakes shellcheck
 	# kernel builds
 	gcc make bc flex bison libelf-dev libssl-dev cpio rsync
 	# guests

@@ -33,7 +33,7 @@ changed, imported, todo (line 0: the whole file).  Exit 0 (also with
 todos), 1 when the input is not what the step expects (nothing written), 2
 on usage/setup errors.  Every step
 is idempotent.  Hook names come from TARGET's lsm_hook_defs.h
-(cocci/lib/hookdb.py) and cocci/lib/special.tsv; the names typed here are
+(lsmconv.hooks) and lsmconv's special.tsv; the names typed here are
 the framework's own (security_hook_heads, security_add_hooks, ...).
 """
 import difflib
@@ -42,10 +42,9 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-sys.path.insert(0, os.path.join(HERE, "..", "rewind"))
-import hookdb  # noqa: E402
-from gen import wrap  # noqa: E402  (kernel-style argument wrapping)
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lsmconv import hooks as hookmod, legacy, special as specialmod  # noqa: E402
+from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
 
 PROG = "forward.py"
 STEPS = ("split", "heads", "interim-macros", "switch", "retire")
@@ -279,33 +278,14 @@ def find_call(text, start):
 
 # ----------------------------------------------------------------- tables
 def load_hooks(target):
-    path = os.path.join(target, "include/linux/lsm_hook_defs.h")
-    return {h[0]: {"ret": h[1], "default": h[2], "guard": h[3], "args": h[4]}
-            for h in hookdb.parse(path)}
+    return hookmod.load(target)
 
 
 def load_special():
-    path = os.path.join(HERE, "..", "lib", "special.tsv")
-    table = {}
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 5:
-                die("%s:%d: expected 5 tab-separated columns" % (path, n))
-            table[parts[0]] = {"class": parts[1], "irc": parts[2], "extra": parts[3],
-                               "why": parts[4]}
-    return table
-
-
-def irc_of(hook, hooks, special):
-    """The IRC 30-hook-calls.cocci gives call_int_hook(HOOK, IRC, ...)."""
-    sp = special.get(hook)
-    if sp and sp["irc"] != "-":
-        return sp["irc"]
-    d = hooks[hook]["default"]
-    return "0" if d in ("0", "LSM_RET_VOID") else d
+    try:
+        return specialmod.load()
+    except specialmod.TableError as e:
+        die(str(e))
 
 
 def target_lines(target, rel):
@@ -559,23 +539,28 @@ def convert_left_calls(t, hooks, special):
     text = "\n".join(lines)
     pat = re.compile(r"\b%s->(\w+)\(" % LEGACY_PTR)
     found = []
+    # the legacy struct, for the IRCs that name a hook parameter
+    sigs = legacy.sigs_of_text("\n".join("\n".join(t.lines(r)) for r in (HOOKS_H, SEC_H)
+                                         if t.exists(r)))
     for m in pat.finditer(text):
         hook = m.group(1)
-        if hook not in hooks or special.get(hook, {}).get("class") == "loop":
+        sp = special.get(hook)
+        if hook not in hooks or (sp and sp.cls == "loop"):
             continue
         end = find_call(text, m.end())
         args = text[m.end():end - 1]
         args = re.sub(r"\s*\n\s*", " ", args).strip()
-        if hooks[hook]["ret"] == "void":
+        why = None
+        if hooks[hook].ret == "void":
             head, inner = "call_void_hook", hook + (", " + args if args else "")
         else:
-            irc = irc_of(hook, hooks, special)
+            irc, why = specialmod.irc_of(hooks[hook], special, args, sigs)
             head, inner = "call_int_hook", "%s, %s%s" % (hook, irc, ", " + args if args else "")
-        found.append((m.start(), end, head, inner, hook))
+        found.append((m.start(), end, head, inner, hook, why))
     if not found:
         return
     out, pos, delta, where = [], 0, 0, []
-    for s, e, head, inner, hook in found:
+    for s, e, head, inner, hook, why in found:
         ls = text.rfind("\n", 0, s) + 1
         le = text.find("\n", e)
         le = len(text) if le < 0 else le
@@ -595,14 +580,18 @@ def convert_left_calls(t, hooks, special):
             out.append(new)
             delta += new.count("\n") - text[s:e].count("\n")
             pos = e
-        where.append((line, head, hook))
+        where.append((line, head, hook, why))
     out.append(text[pos:])
     t.set(SEC_C, "".join(out).split("\n"))
-    for line, head, hook in where:
+    for line, head, hook, why in where:
         sp = special.get(hook)
-        if sp and sp["class"] in ("capfall", "secid0", "review"):
+        if why:
+            t.say("todo", SEC_C, line, "%s->%s() converted textually to %s() with the hook's "
+                  "default IRC; the target starts from `%s` (%s), but %s: check by hand"
+                  % (LEGACY_PTR, hook, head, sp.irc, sp.why, why))
+        elif sp and sp.cls in ("capfall", "secid0", "review"):
             t.say("todo", SEC_C, line, "%s->%s() converted textually to %s(); special.tsv "
-                  "class %s: %s" % (LEGACY_PTR, hook, head, sp["class"], sp["why"]))
+                  "class %s: %s" % (LEGACY_PTR, hook, head, sp.cls, sp.why))
         else:
             t.say("changed", SEC_C, line, "%s->%s() -> %s() (textually: spatch cannot parse "
                   "the function)" % (LEGACY_PTR, hook, head))
@@ -773,7 +762,7 @@ def replace_functions(t, tgt, hooks, special):
     """The wrappers of class-loop hooks: the target's function bodies."""
     lines = t.lines(SEC_C)
     tfns = functions(tgt)
-    loops = [h for h, sp in special.items() if sp["class"] == "loop" and h in hooks]
+    loops = [h for h, sp in special.items() if sp.cls == "loop" and h in hooks]
     done = 0
     for hook in loops:
         for name, (s, e) in sorted(tfns.items(), key=lambda kv: kv[1][0]):

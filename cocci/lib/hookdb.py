@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lsmconv.hooks import parse, split_args, main  # noqa: E402,F401
+from lsmconv.hooks import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

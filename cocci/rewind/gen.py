@@ -3,7 +3,7 @@
 """Generators for the rewind: the parts spatch cannot write.
 
 Everything is derived from the tree: hook names, types, defaults and #ifdef
-guards from lsm_hook_defs.h (cocci/lib/hookdb.py), capability's and Yama's
+guards from lsm_hook_defs.h (lsmconv.hooks), capability's and Yama's
 hook lists from the tree's own security_hook_list arrays (listed by
 list-hooks.cocci into a TSV: file, line, array, hook, function).
 
@@ -28,8 +28,10 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import hookdb  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lsmconv import dispatch  # noqa: E402
+from lsmconv.hooks import parse, split_args  # noqa: E402
+from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
 
 
 def die(msg):
@@ -48,7 +50,7 @@ def write(path, text):
 
 
 def hooks(tree):
-    return hookdb.parse(os.path.join(tree, "include/linux/lsm_hook_defs.h"))
+    return parse(os.path.join(tree, "include/linux/lsm_hook_defs.h"))
 
 
 def read_tsv(path):
@@ -72,28 +74,6 @@ def guard_close(guard):
     return "#endif\t/* %s */" % (m.group(1) if m else guard)
 
 
-def wrap(head, args, tail, indent):
-    """Kernel style: one line if it fits in 80 columns, else continuation
-    lines aligned after the opening parenthesis."""
-    line = "%s%s(%s)%s" % (indent, head, args, tail)
-    if len(line.expandtabs(8)) <= 80:
-        return [line]
-    parts = [a.strip() for a in hookdb.split_args(args)]
-    lines, cur = [], "%s%s(" % (indent, head)
-    col = len(cur.expandtabs(8))
-    pad = "\t" * (col // 8) + " " * (col % 8)
-    first = True
-    for i, p in enumerate(parts):
-        piece = p + (", " if i < len(parts) - 1 else ")" + tail)
-        if not first and len((cur + piece.rstrip()).expandtabs(8)) > 80:
-            lines.append(cur.rstrip())
-            cur = pad
-        cur += piece
-        first = False
-    lines.append(cur)
-    return lines
-
-
 def grouped(hs):
     """Yield (guard, [hooks]) runs of consecutive hooks with the same guard."""
     run, g = [], None
@@ -112,7 +92,7 @@ def param_names(args):
     if args.strip() == "void":
         return []
     names = []
-    for a in hookdb.split_args(args):
+    for a in split_args(args):
         m = re.search(r"\(\s*\*\s*(\w+)\s*\)", a)  # function pointer
         if m:
             names.append(m.group(1))
@@ -279,24 +259,10 @@ def cmd_capability(tree, captsv):
 
 # -------------------------------------------------------------- capchain
 def dispatch_kind(sec_c, hook):
-    """How the stacked security.c walks HOOK, read from its wrapper:
-    'void' (every module runs), 'zero' (stop at the first non-zero return),
-    'positive' (every module must return > 0), 'default' (stop at the
-    first return other than the hook's default)."""
-    if re.search(r"call_void_hook\(\s*%s\s*[,)]" % hook, sec_c):
-        return "void"
-    if re.search(r"call_int_hook\(\s*%s\s*," % hook, sec_c):
-        return "zero"
-    m = re.search(r"hlist_for_each_entry\(\s*\w+\s*,\s*&security_hook_heads\.%s\s*,.*?\n\t\}\n"
-                  % hook, sec_c, re.S)
-    if not m:
-        die("security.c: no wrapper calls hook %s" % hook)
-    loop = m.group(0)
-    if re.search(r"<=\s*0", loop):
-        return "positive"
-    if "LSM_RET_DEFAULT(%s)" % hook in loop:
-        return "default"
-    return "zero"
+    try:
+        return dispatch.dispatch_kind(sec_c, hook)
+    except LookupError as e:
+        die(str(e))
 
 
 def cmd_capchain(tree, captsv, modtsv):
@@ -336,8 +302,7 @@ def cmd_capchain(tree, captsv, modtsv):
             stmts = ["+\t@CALL@;"]
             decl = None
         else:
-            cond = {"zero": "cap_rc", "positive": "cap_rc <= 0",
-                    "default": "cap_rc != %s" % default}[kind]
+            cond = dispatch.stop(kind, "cap_rc", default)
             decl = "+\tint cap_rc;"
             stmts = ["+\tcap_rc = @CALL@;", "+\tif (%s)" % cond, "+\t\treturn cap_rc;"]
         for variant in ("d", "nod"):

@@ -85,7 +85,7 @@ main() {
 
 	rc=0
 	python3 "$HERE/seedcheck.py" compare "$TMP/frag" "$TMP/out" "$TARGET" \
-		"$ROOT/cocci/lib/special.tsv" >"$TMP/compare.out" 2>&1 || rc=$?
+		>"$TMP/compare.out" 2>&1 || rc=$?
 	# renumber seedcheck's TAP lines after ours
 	awk -v base="$n" '/^(not )?ok [0-9]+ - /{
 		sub(/^ok [0-9]+/, "ok " base + (++k)); sub(/^not ok [0-9]+/, "not ok " base + k); print; next }

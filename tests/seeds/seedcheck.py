@@ -17,7 +17,7 @@ rewrite legacy code mechanically, which is what lsmconv automates:
       each module from 004) into OUTDIR/legacy/, and the matching plus
       side into OUTDIR/expected/.  Prints what it built.
 
-  seedcheck.py compare OUTDIR CONVERTED TARGET SPECIAL
+  seedcheck.py compare OUTDIR CONVERTED TARGET
       Compare the converted fragments (CONVERTED/) with the plus side:
       each call conversion of 003 (per function: hook, macro, arguments,
       IRC) and each hook/function pair of 004.  Where the target differs
@@ -32,6 +32,9 @@ import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cocci"))
+from lsmconv import hooks as hookmod, special as specialmod  # noqa: E402
 
 SEC_FILES = ("security/security.c",)
 
@@ -265,25 +268,10 @@ def target_ircs(target):
     return ircs
 
 
-def target_hooks(target):
-    text = read(os.path.join(target, "include/linux/lsm_hook_defs.h"))
-    return set(re.findall(r"^\s*LSM_HOOK\(\s*[^,]+,\s*[^,]+,\s*(\w+)", text, re.M))
-
-
-def special_loop(path):
-    out = set()
-    for l in read(path).split("\n"):
-        if l and not l.startswith("#"):
-            p = l.split("\t")
-            if len(p) >= 2 and p[1] == "loop":
-                out.add(p[0])
-    return out
-
-
-def compare(outdir, conv, target, special):
-    hooks = target_hooks(target)
+def compare(outdir, conv, target):
+    hooks = set(hookmod.load(target))
     ircs = target_ircs(target)
-    loop = special_loop(special)
+    loop = {h for h, sp in specialmod.load().items() if sp.cls == "loop"}
     n, failed = 0, 0
 
     def tap(ok, what):
@@ -377,7 +365,7 @@ def compare(outdir, conv, target, special):
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "extract":
         return extract(sys.argv[2], sys.argv[3])
-    if len(sys.argv) == 6 and sys.argv[1] == "compare":
+    if len(sys.argv) == 5 and sys.argv[1] == "compare":
         return compare(*sys.argv[2:])
     sys.stderr.write(__doc__)
     return 2

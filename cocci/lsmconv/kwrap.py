@@ -9,7 +9,11 @@ col (tabs = 8), e.g. `LSM_HOOK_INIT(hook, fn),` or
 opening parenthesis (tabs, then spaces), as the kernel's own code does.
 A line that has no such break stays long.  Returns the text with the
 breaks ("\n" + indentation) in it.
+
+wrap_call(head, args, tail, indent): the lines of a generated call or
+declaration (the rewind's and the forward's), broken between arguments.
 """
+from lsmconv.hooks import split_args
 
 WIDTH = 80
 
@@ -56,3 +60,26 @@ def wrap(col, text, width=WIDTH):
         start, top = cont, 0
     out.append(rest)
     return ("\n" + _indent(cont)).join(out)
+
+
+def wrap_call(head, args, tail, indent):
+    """Kernel style for generated declarations and calls: one line if
+    `indent head(args)tail` fits in 80 columns, else continuation lines
+    aligned after the opening parenthesis.  Returns the lines."""
+    line = "%s%s(%s)%s" % (indent, head, args, tail)
+    if len(line.expandtabs(8)) <= 80:
+        return [line]
+    parts = [a.strip() for a in split_args(args)]
+    lines, cur = [], "%s%s(" % (indent, head)
+    col = len(cur.expandtabs(8))
+    pad = "\t" * (col // 8) + " " * (col % 8)
+    first = True
+    for i, p in enumerate(parts):
+        piece = p + (", " if i < len(parts) - 1 else ")" + tail)
+        if not first and len((cur + piece.rstrip()).expandtabs(8)) > 80:
+            lines.append(cur.rstrip())
+            cur = pad
+        cur += piece
+        first = False
+    lines.append(cur)
+    return lines

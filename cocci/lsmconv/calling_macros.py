@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Text pass of 60-calling-macros.cocci: a legacy framework file (one that
+defines register_security() or security_init()) whose functions use
+call_int_hook()/call_void_hook() but that defines neither macro gets the
+target's definitions, copied from the target's security/security.c (its
+"Hook list operation macros" comment and the two #defines, never typed
+here), before the first function that uses them.  The macros walk
+security_hook_heads, which the rest of the framework must provide: that
+is reported as a todo.  SmPL cannot add preprocessor definitions at a
+chosen place, so this is Python.
+
+    python3 -m lsmconv.calling_macros [--target TREE] [--check] FILE...
+
+rewrites each FILE in place and prints its findings (lsmconv.emit's
+line); --check changes nothing and prints `FILE:LINE: ...` instead.  TREE
+defaults to the current directory.
+"""
+import os
+import re
+import sys
+
+from lsmconv import emit
+
+set_mode = emit.set_mode
+
+USE = re.compile(r"\bcall_(int|void)_hook\s*\(")
+DEFINED = re.compile(r"^\s*#\s*define\s+call_(int|void)_hook\b", re.M)
+FRAMEWORK = ("register_security", "security_init")
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def macro_block(tree):
+    """The calling macros of security.c in the target, with their comment."""
+    text = _read(os.path.join(tree, "security", "security.c")) or ""
+    lines = text.split("\n")
+    start = end = None
+    for i, l in enumerate(lines):
+        if re.match(r"#define\s+call_(void|int)_hook\b", l):
+            if start is None:
+                start = i
+            j = i
+            while j < len(lines) and lines[j].endswith(chr(92)):
+                j += 1
+            end = j
+    if start is None:
+        return None
+    # the comment right above the first definition, if any
+    k = start - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k >= 0 and lines[k].strip() == "*/":
+        while k >= 0 and not lines[k].lstrip().startswith("/*"):
+            k -= 1
+        if k >= 0:
+            start = k
+    return "\n".join(lines[start:end + 1]) + "\n"
+
+
+def _blank_comments(text):
+    """Comments and strings replaced by spaces (line numbers and columns kept)."""
+    def sub(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', sub, text, flags=re.S)
+
+
+def functions(text):
+    """[(line of the name, name, body)] of the function definitions, kernel
+    style: the body's `{` and `}` at the start of a line."""
+    lines = _blank_comments(text).split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("{"):
+            # the header: back to the line holding `name(`
+            j = i - 1
+            while j >= 0 and lines[j].strip() and not re.search(r"\w\s*\(", lines[j]):
+                j -= 1
+            while j > 0 and lines[j - 1].strip() and not re.search(r"[;}{]\s*$", lines[j - 1]) \
+                    and not lines[j - 1].lstrip().startswith("#") and re.search(r"\w\s*\(", lines[j - 1]):
+                j -= 1
+            m = re.search(r"(\w+)\s*\(", lines[j]) if j >= 0 else None
+            k = i + 1
+            while k < len(lines) and not lines[k].startswith("}"):
+                k += 1
+            if m:
+                out.append((j + 1, m.group(1), "\n".join(lines[i:k + 1])))
+            i = k + 1
+            continue
+        i += 1
+    return out
+
+
+def plan(text):
+    """(line, function) before which the macros go, or None."""
+    if DEFINED.search(text):
+        return None
+    fns = functions(text)
+    if not any(name in FRAMEWORK for _l, name, _b in fns):
+        return None
+    for line, name, body in fns:
+        if USE.search(body):
+            return line, name
+    return None
+
+
+def insert(text, line, block):
+    lines = text.split("\n")
+    at = line - 1
+    # keep a comment block that sits right above the function with it
+    while at > 0 and lines[at - 1].strip() and not lines[at - 1].rstrip().endswith((";", "}")):
+        at -= 1
+    # and go above a section comment separated by blank lines, as seed 003
+    # put the macros above "/* Security operations */"
+    k = at - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k >= 0 and lines[k].rstrip().endswith("*/"):
+        while k >= 0 and not lines[k].lstrip().startswith("/*"):
+            k -= 1
+        if k > 0 and not lines[k - 1].strip():
+            at = k
+    return "\n".join(lines[:at]) + ("\n" if at else "") + block + "\n" + "\n".join(lines[at:])
+
+
+def findings(path, line, fn, tree, block):
+    if block is None:
+        return [("todo", line, "call_int_hook()/call_void_hook() are used but not defined, "
+                 "and security/security.c of the target could not be read: copy the "
+                 "calling macros by hand")]
+    return [("special", line, "calling macros call_void_hook()/call_int_hook() copied "
+             "from %s/security/security.c before %s()" % (tree, fn)),
+            ("todo", line, "the calling macros walk security_hook_heads: the file needs "
+             "the target framework (struct security_hook_heads, security_add_hooks(), "
+             "LSM init) in place of security_ops and register_security(): port it by hand")]
+
+
+def run(paths, tree, check=False, out=sys.stdout):
+    tree = os.path.normpath(tree)
+    block = macro_block(tree)
+    for path in paths:
+        text = _read(path)
+        if text is None:
+            sys.stderr.write("calling_macros: cannot read %s\n" % path)
+            return 2
+        where = plan(text)
+        if where is None:
+            continue
+        line, fn = where
+        if block is not None and not check:
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(insert(text, line, block))
+        for kind, ln, msg in findings(path, line, fn, tree, block):
+            out.write(("%s:%s: %s" % (path, ln, msg) if check else
+                       emit.line(kind, path, ln, msg)) + "\n")
+        out.flush()
+    return 0
+
+
+_DONE = set()
+
+
+def rule_pass(path, tree):
+    """60-calling-macros.cocci's script rule: the pass on one file,
+    reported in the rule's mode (lsmconv.emit.text_pass); the file is not
+    written."""
+    if path in _DONE:
+        return
+    _DONE.add(path)
+    text = _read(path)
+    where = plan(text) if text is not None else None
+    if where is None:
+        return
+    tree = os.path.normpath(tree)
+    block = macro_block(tree)
+    new = insert(text, where[0], block) if block is not None else text
+    emit.text_pass(path, text, new, findings(path, where[0], where[1], tree, block))
+
+
+def main(argv):
+    tree, check, paths = os.getcwd(), False, []
+    while argv:
+        a = argv.pop(0)
+        if a == "--target" and argv:
+            tree = argv.pop(0)
+        elif a == "--check":
+            check = True
+        elif a.startswith("-"):
+            sys.stderr.write(__doc__)
+            return 2
+        else:
+            paths.append(a)
+    return run(paths, tree, check)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Rule 30 (30-hook-calls.cocci): legacy `security_ops->HOOK(args)` calls
+-> call_int_hook()/call_void_hook().  The rule's script rules record what
+they match here and call decide(); the transformations pick their calls
+with act_is()."""
+import re
+
+from lsmconv import rule, special
+from lsmconv import emit as _emit
+
+emit, set_mode = _emit.emit, _emit.set_mode
+
+# (file, enclosing function or None for file scope) -> declared type
+DECLS = {}
+# statement-shaped calls: key -> "stmt" | "return" | "assign"
+SHAPE = {}
+# decided action per call position: key -> (action, hook, irc, extra)
+ACT = {}
+# calls whose statement before is already `*s = 0;`: key -> s
+HAVE0 = {}
+# calls whose next statement is `if (E == I) E = cf(...);`: key -> (I, cf)
+HAVEFB = {}
+
+_TABLES = []
+
+
+def tables():
+    """(hooks, special table, legacy signatures), loaded once."""
+    if not _TABLES:
+        try:
+            table = special.load()
+        except special.TableError as e:
+            rule.die(str(e))
+        from lsmconv import legacy
+        _TABLES.extend([rule.hooks(), table, legacy.sigs(rule.LEGACY)])
+    return _TABLES
+
+
+def key(pos):
+    return (pos.file, pos.line, pos.column)
+
+
+def nargs_of(sig):
+    sig = sig.strip()
+    if sig in ("", "void"):
+        return 0
+    depth, n = 0, 1
+    for ch in sig:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            n += 1
+    return n
+
+
+def nargs_call(es):
+    es = str(es).strip()
+    return 0 if not es else nargs_of(es)
+
+
+norm_type = special.norm_type
+
+
+def legacy_ops(pos):
+    """False when security_ops at pos is declared with another type."""
+    fn = pos.current_element
+    t = DECLS.get((pos.file, fn))
+    if t is None:
+        t = DECLS.get((pos.file, None))
+    return t is None or t == "struct security_operations *"
+
+
+def act_is(p, what):
+    a = ACT.get(key(p[0]))
+    return a is not None and a[0] == what
+
+
+def selection(p):
+    """(irc, fallback) the transformations of the call at p[0] need."""
+    a = ACT.get(key(p[0]))
+    return (a[2] if a and a[2] != "-" else "0",
+            a[3] if a and a[3] != "-" else "lsmconv_no_fallback")
+
+
+def decide(f, es, pos):
+    """What to do with the call security_ops->f(es) at pos: recorded in
+    ACT, reported through emit."""
+    hooks, table, sigs = tables()
+    k = key(pos)
+    shape = SHAPE.get(k, "expr")
+    act = None
+    sp = irc = None
+    if not legacy_ops(pos):
+        return
+    if f not in hooks:
+        emit("todo", pos, "security_ops->%s(): %s is not a hook of the target "
+             "tree (renamed, split or removed); call left as is, convert by hand"
+             % (f, f))
+        return
+    h = hooks[f]
+    void = h.ret == "void"
+    sp = table.get(f)
+    cls = sp.cls if sp else None
+    irc, irc_why = special.irc_of(h, table, es, sigs)
+    if void and shape != "stmt":
+        emit("todo", pos, "security_ops->%s(): void hook used as a value; "
+             "call_void_hook() is a statement: convert by hand" % f)
+    elif cls == "loop":
+        emit("todo", pos, "security_ops->%s(): no calling macro in the target: "
+             "%s; call left as is, copy the target's security_%s() by hand"
+             % (f, sp.why, f))
+    elif cls == "capfall" and shape != "assign":
+        emit("todo", pos, "security_ops->%s(): the target does `ret = "
+             "call_int_hook(%s, %s, ...); if (ret == %s) ret = %s(...);` "
+             "(%s); this call is not an assignment: left as is, convert by "
+             "hand" % (f, f, irc, irc, sp.extra, sp.why))
+    else:
+        act = "void" if void else "int"
+        if cls == "capfall" and HAVEFB.get(k) == (re.sub(r"\s+", "", irc), sp.extra):
+            emit("special", pos, "%s: call_int_hook(%s, %s, ...); the fallback "
+                 "`if (... == %s) ... = %s(...)` is already the next statement: "
+                 "not added again: %s" % (f, f, irc, irc, sp.extra, sp.why))
+        elif cls == "capfall":
+            act = "capfall"
+            emit("special", pos, "%s: call_int_hook(%s, %s, ...) then %s() "
+                 "when it returns %s: %s" % (f, f, irc, sp.extra, irc, sp.why))
+        elif cls == "secid0":
+            last = str(es).split(",")[-1].strip() if str(es).strip() else ""
+            if shape in ("stmt", "return") and HAVE0.get(k) == last:
+                emit("special", pos, "%s: *%s = 0 before the hook is already "
+                     "there: not added again: %s" % (f, last, sp.why))
+            elif shape in ("stmt", "return") and re.match(r"^[A-Za-z_]\w*$", last):
+                act = act + "-secid0"
+                emit("special", pos, "%s: *%s = 0 before the hook: %s"
+                     % (f, last, sp.why))
+            else:
+                emit("todo", pos, "%s: %s; converted without the reset (it "
+                     "is added only before a statement or return whose last "
+                     "argument is a plain variable): add it by hand"
+                     % (f, sp.why))
+        elif cls == "irc" and irc_why:
+            emit("todo", pos, "%s: converted with IRC %s; the target starts from "
+                 "`%s` (%s), but %s: check by hand"
+                 % (f, irc, sp.irc, sp.why, irc_why))
+        elif cls == "irc":
+            emit("special", pos, "%s: IRC %s: %s" % (f, irc, sp.why))
+        elif cls == "review":
+            emit("todo", pos, "%s: converted with IRC %s; %s" % (f, irc, sp.why))
+        if void:
+            emit("call", pos, "security_ops->%s(...) -> call_void_hook(%s, ...)" % (f, f))
+        else:
+            emit("call", pos, "security_ops->%s(...) -> call_int_hook(%s, %s, ...)"
+                 % (f, f, irc))
+        want, got = nargs_of(h.args), nargs_call(es)
+        if want != got:
+            emit("todo", pos, "%s: the call passes %d argument%s, the target "
+                 "hook takes %d (%s): adapt the wrapper by hand"
+                 % (f, got, "" if got == 1 else "s", want, h.args))
+    if act:
+        ACT[k] = (act, f, irc, sp.extra if sp else "-")

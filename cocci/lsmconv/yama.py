@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Rule 50 (50-yama-stacked.cocci): Yama's ad hoc stacking
+(CONFIG_SECURITY_YAMA_STACKED) in security.c and the module.  The rule's
+script rules record what they match here and call yama_call() and
+definition()."""
+import re
+
+from lsmconv import rule, source
+from lsmconv import emit as _emit
+from lsmconv.names import key
+
+emit, set_mode = _emit.emit, _emit.set_mode
+__all__ = ["emit", "set_mode", "key", "under_yama_ifndef", "yama_call", "definition",
+           "yama_act", "used", "REGGUARD", "DISPATCH", "SHAPE", "CLEAN", "USED",
+           "STATIC"]
+
+_PROTOS = []
+
+
+def protos():
+    """(declared, declared outside #ifdef ..STACKED) of the legacy headers."""
+    if not _PROTOS:
+        _PROTOS.extend(_stacked_protos())
+    return _PROTOS
+
+
+def in_yama_ifdef(pos):
+    """Is the line of pos directly inside #ifdef CONFIG_SECURITY_YAMA_STACKED?"""
+    lines = source.lines(pos.file)
+    depth = 0
+    for i in range(int(pos.line) - 2, -1, -1):
+        s = lines[i].strip()
+        if re.match(r"#\s*endif\b", s):
+            depth += 1
+        elif re.match(r"#\s*if", s):
+            if depth == 0:
+                return re.match(r"#\s*ifdef\s+CONFIG_SECURITY_YAMA_STACKED\b", s) is not None
+            depth -= 1
+        elif re.match(r"#\s*(else|elif)\b", s) and depth == 0:
+            return False
+    return False
+
+
+def under_yama_ifndef(pos):
+    """Is the line of pos inside (at any depth, not in an #else branch)
+    #ifndef CONFIG_SECURITY_YAMA_STACKED?"""
+    lines = source.lines(pos.file)
+    depth = 0
+    in_else = set()
+    for i in range(int(pos.line) - 2, -1, -1):
+        s = lines[i].strip()
+        if re.match(r"#\s*endif\b", s):
+            depth += 1
+        elif re.match(r"#\s*(else|elif)\b", s):
+            if depth == 0:
+                in_else.add(depth)
+        elif re.match(r"#\s*if", s):
+            if depth == 0:
+                if (0 not in in_else and
+                        re.match(r"#\s*(ifndef\s+CONFIG_SECURITY_YAMA_STACKED\b|"
+                                 r"if\s+!\s*defined\s*\(?\s*CONFIG_SECURITY_YAMA_STACKED\b)", s)):
+                    return True
+                in_else.discard(0)
+            else:
+                depth -= 1
+    return False
+
+
+def _stacked_protos():
+    """Names declared in the legacy headers (the .h files of
+    -D legacy, i.e. security.h in tree mode) outside
+    #ifdef CONFIG_SECURITY_YAMA_STACKED: (all declared names, those declared
+    elsewhere)."""
+    every, other = set(), set()
+    for path in [p for p in rule.LEGACY if p.endswith(".h")]:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            continue
+        stack = []
+        for l in lines:
+            s = l.strip()
+            if re.match(r"#\s*if", s):
+                stack.append(bool(re.match(r"#\s*ifdef\s+CONFIG_SECURITY_YAMA_STACKED\b", s)))
+            elif re.match(r"#\s*(else|elif)\b", s) and stack:
+                stack[-1] = False
+            elif re.match(r"#\s*endif\b", s) and stack:
+                stack.pop()
+            for m in re.finditer(r"\b(\w+)\s*\(", l):
+                every.add(m.group(1))
+                if not any(stack):
+                    other.add(m.group(1))
+    return every, other
+
+
+def is_static(pos):
+    """Does the definition whose name is at pos say `static` (on its line
+    or the line before, for a return type on a line of its own)?"""
+    lines = source.lines(pos.file)
+    i = int(pos.line) - 1
+    head = lines[i][:int(pos.column)] if i < len(lines) else ""
+    if not head.strip() and i > 0:
+        head = lines[i - 1] + " " + head
+    return re.search(r"\bstatic\b", head) is not None
+
+
+REGGUARD = {}     # function -> hook, registered in a list under #ifndef ..STACKED
+NONSTATIC = {}    # function -> position of its non-static definition
+STATIC = set()    # functions to make static again
+
+DISPATCH = set()  # (file, function, hook)
+SHAPE = {}        # yama call position -> "stmt" | "assign"
+ACT = set()       # yama call positions to remove
+CLEAN = set()     # (function, variable) whose declaration may now be unused
+USED = set()      # (function, variable) of CLEAN still used
+
+
+def yama_act(p):
+    return key(p[0]) in ACT
+
+
+def yama_call(y, pos):
+    """A yama_H() call at pos: remove it (ACT) or report why not."""
+    h = y[len("yama_"):]
+    h = y[len("yama_"):]
+    if (pos.file, pos.current_element, h) in DISPATCH:
+        shape = SHAPE.get(key(pos))
+        if shape is None:
+            emit("todo", pos, "%s() in %s: Yama registers its own hooks in the "
+                 "target; this call has a shape the rule does not know: remove by "
+                 "hand" % (y, pos.current_element))
+        elif not in_yama_ifdef(pos):
+            emit("todo", pos, "%s() in %s is not inside #ifdef "
+                 "CONFIG_SECURITY_YAMA_STACKED: Yama registers its own hooks in "
+                 "the target, remove the call by hand" % (y, pos.current_element))
+        else:
+            ACT.add(key(pos))
+            if shape != "stmt":
+                CLEAN.add((pos.current_element, shape[1]))
+            emit("special", pos, "%s() in %s: Yama ad hoc stacking removed "
+                 "(CONFIG_SECURITY_YAMA_STACKED): Yama registers its own %s hook "
+                 "in the target" % (y, pos.current_element, h))
+
+
+def definition(fn, pos):
+    """The definition of fn at pos: static again (STATIC) or report why not."""
+    if fn in REGGUARD and not is_static(pos):
+        h = REGGUARD[fn]
+        if fn in protos()[1]:
+            emit("todo", pos, "%s() (Yama's %s hook) is declared in a header outside "
+                 "#ifdef CONFIG_SECURITY_YAMA_STACKED: it may have users besides "
+                 "security.c's ad hoc stacking; left global, make it static by hand "
+                 "if not" % (fn, h))
+        else:
+            STATIC.add(fn)
+            emit("special", pos, "%s() made static again: registered for %s in the "
+                 "hook list, it was global only for security.c's ad hoc stacking "
+                 "(CONFIG_SECURITY_YAMA_STACKED)%s" % (fn, h,
+                 "; its prototype in the legacy header stays" if fn in protos()[0] else ""))
+
+
+def used(pos):
+    """A use of an identifier at pos that CLEAN may declare."""
+    # (a constrained identifier cannot be passed to a script: read its name)
+    ln = source.lines(pos.file)[int(pos.line) - 1]
+    m = re.match(r"\w+", ln[int(pos.column):])
+    if m and (pos.current_element, m.group(0)) in CLEAN:
+        USED.add((pos.current_element, m.group(0)))
