@@ -797,7 +797,7 @@ class Install:
             self.stage = None
             self.written.append(out + "/")
             return
-        self.stage = os.path.join(out, self.suffix.lstrip("."))
+        self.stage = os.path.join(out, self.suffix)
         os.mkdir(self.stage)
         for inp in self.inputs:
             self._stage_file(inp)
@@ -928,6 +928,9 @@ def convert(o):
                 sys.stdout.buffer.write(text)
                 sys.stdout.flush()
         except OSError as e:
+            if not o.report:
+                # nothing more can reach stdout (no "Exception ignored" at exit)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
             raise Fail("cannot write the report: %s (the results are written: %s)"
                        % (_oserr(e), ", ".join(inst.written) or "no file changed"),
                        EXIT_FAILED)

@@ -117,17 +117,16 @@ def locate(part, whole):
                    if t.strip() and t in where)
     if not cands:
         return None
-    votes = {}
-    for _, n in cands[:8]:
-        for w in where[part[n]][:64]:
-            votes[w - n] = votes.get(w - n, 0) + 1
-    best = max(votes.values())
-    offsets = sorted(o for o, v in votes.items() if v == best)
+    # candidate offsets from the three rarest anchors, the best is the one
+    # with the most equal lines
+    offsets = set()
+    for _, n in cands[:3]:
+        offsets.update(w - n for w in where[part[n]][:256])
 
     def score(o):
         return sum(1 for n, t in enumerate(part) if 0 <= o + n < len(whole) and whole[o + n] == t)
 
-    off = max(offsets, key=lambda o: (score(o), -o))
+    off = max(sorted(offsets), key=lambda o: (score(o), -o))
     lo = max(0, off - len(part))
     hi = min(len(whole), off + 2 * len(part) + 16)
     sm = difflib.SequenceMatcher(None, part, whole[lo:hi], autojunk=False)

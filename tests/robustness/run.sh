@@ -95,6 +95,37 @@ strip_names() {
 }
 strip_names "$t/ref/report.md" >"$t/ref/lines"
 
+# --- units: line mapping and items -------------------------------------------
+# linemap on a 40,000-line file with an inserted and a deleted line: a line
+# after both keeps its place, a line between them moves by one (the
+# SequenceMatcher it replaced took 38 s per rule step on such a file).
+unit() {
+	PYTHONPATH="$root/cocci" python3 -c "$1"
+}
+tap_check "linemap: lines map through an insert and a delete of a 40k-line file" unit '
+from lsmconv import linemap
+a = ["line %d" % (i % 97) if i % 7 else "}" for i in range(40000)]
+b = a[:100] + ["new"] + a[100:30000] + a[30001:]
+m = linemap.Map(linemap.opcodes(a, b))
+assert [m.forward(i) for i in (0, 99, 100, 29999, 30001, 39999)] == [0, 99, 101, 30000, 30001, 39999]
+'
+tap_check "linemap: a re-parsed element is found in its file (its first line 1 = file line 1001)" unit '
+from lsmconv import linemap
+whole = ["int f%d(void)" % i if i % 10 == 0 else "{" if i % 10 == 1 else "}" if i % 10 == 9 else "\treturn 0;" for i in range(5000)]
+part = ["", "int f1000(void)", "{", "\treturn 0;", "\treturn 0;"]
+ops, score = linemap.locate(part, whole)
+assert linemap.Map(ops).forward(1) == 1000, ops
+'
+tap_check "items: a rule line is parsed and its hook found; todos come sorted" unit '
+from lsmconv import items as I
+k, f, l, d = I.parse_line("LSMCONV\tentry\tx.c\t7\tops: LSM_HOOK_INIT(file_open, f)\tmore")
+assert (k, f, l, d) == ("entry", "x.c", "7", "ops: LSM_HOOK_INIT(file_open, f)\tmore")
+assert I.hook_of(d, {"file_open"}) == "file_open" and I.hook_of(d, {"other"}) is None
+its = [I.Item("b.c", 2, "todo", None, "m", "r"), I.Item("a.c", 9, "todo", None, "m", "r"),
+       I.Item("a.c", 10, "todo", None, "m", "r")]
+assert [(i.file, i.line) for i in I.todos(its)] == [("a.c", 9), ("a.c", 10), ("b.c", 2)]
+'
+
 # --- usage -----------------------------------------------------------------
 conv --help
 tap_check "--help: exit 0 with the usage on stdout" \
