@@ -561,7 +561,8 @@ def run_rules(w):
                                 small[path] = text_lines(sf.read())
                         except OSError:
                             pass
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not os.environ.get("LSMCONV_KEEP_WORK"):
+            shutil.rmtree(tmp, ignore_errors=True)
     snaps[n + 1] = w.snapshot()
     return n, raw, snaps, small
 
@@ -948,7 +949,9 @@ def convert(o):
             inst.cleanup()
         for out in outputs:
             out.discard()
-        if w:
+        if w and os.environ.get("LSMCONV_KEEP_WORK"):
+            say("%s: work directory kept (LSMCONV_KEEP_WORK): %s" % (PROG, w.dir))
+        elif w:
             fsio.remove_tree(w.dir, ROOT)
     if ntodo:
         say("%s: %d item(s) left for a human (see the report)" % (PROG, ntodo))
