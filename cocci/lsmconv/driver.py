@@ -129,11 +129,14 @@ def _stop_children():
                 break
             except subprocess.TimeoutExpired:
                 continue
-        # the group may outlive its leader (spatch --jobs workers)
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        # the group may outlive its leader (spatch --jobs workers): kill
+        # it and wait until it is gone
+        for _ in range(100):
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                break
+            time.sleep(0.05)
         _State.children.discard(p)
 
 
@@ -141,11 +144,21 @@ def run(cmd, env=None, stdout=None, stderr=None, progress=None):
     """Run a child in its own process group (so that SIGINT/SIGTERM stop it
     and its workers); return its exit status.  progress: text of a line
     printed every HEARTBEAT seconds while it runs."""
-    p = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
-                         stderr=stderr, process_group=0)
-    _State.children.add(p)
+    # no signal between the fork and the bookkeeping: a child started but not
+    # yet known would outlive an interrupt (the child unblocks them again)
+    sigs = {signal.SIGINT, signal.SIGTERM}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        p = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
+                             stderr=stderr, process_group=0,
+                             preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, sigs))
+        _State.children.add(p)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        raise
     start = time.monotonic()
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
         while True:
             try:
                 return p.wait(timeout=HEARTBEAT)

@@ -292,8 +292,13 @@ interrupt() {
 	kill "-$sig" "$pid"
 	rc=0
 	wait "$pid" || rc=$?
-	sleep 0.5
+	# what the driver killed may take a moment to go under load
+	for _ in $(seq 1 100); do
+		pgrep -s "$sid" >/dev/null || break
+		sleep 0.1
+	done
 	left=$(pgrep -s "$sid" | wc -l)
+	[ "$left" -eq 0 ] || tap_diag "left in the session:" "$(ps -o pid,pgid,stat,etime,args -s "$sid")"
 	tmpleft=$(find "$t/sig/tmp" -mindepth 1 | wc -l)
 }
 for sig in INT TERM; do
