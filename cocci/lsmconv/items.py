@@ -40,7 +40,8 @@ COLUMNS = ("entry", "call", "capchain", "special", "reg", "todo")
 DRIVER_KINDS = ("file", "parse")
 
 # The hook a message names: LSM_HOOK_INIT(hook, ...), security_ops->hook(),
-# call_int_hook(hook, ...), cap_hook() / yama_hook() chains, ".hook entry".
+# call_int_hook(hook, ...), cap_hook() / yama_hook() chains, ".hook entry",
+# a message that starts with "hook: ", a ".hook = " field.
 _HOOK_RES = (
     re.compile(r"LSM_HOOK_INIT\(\s*(\w+)"),
     re.compile(r"security_ops->(\w+)"),
@@ -49,6 +50,8 @@ _HOOK_RES = (
     re.compile(r"\byama_(\w+)\("),
     re.compile(r"left-over \.(\w+) entry"),
     re.compile(r"\bsecurity_(\w+)\(\)"),
+    re.compile(r"^(\w+): "),
+    re.compile(r"\.(\w+)\s*="),
 )
 
 
