@@ -204,7 +204,8 @@ run_step() {
 			done
 			echo "    convert.sh tree --rules $nums (${files[*]})" >>"$work/logs/$i.produced"
 			bg_run "$R/convert.sh" tree "$tree" --target "$target" --rules "$nums" --jobs "$jobs" \
-				--allow-partial --report "$work/logs/$i.conv.md" >/dev/null 2>>"$work/logs/$i.err" ||
+				--allow-partial --report "$work/logs/$i.conv.md" --items "$work/logs/$i.conv.jsonl" \
+				>/dev/null 2>>"$work/logs/$i.err" ||
 				fail "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
 			cat "$work/logs/$i.conv.md" >>"$work/logs/$i.report.md"
 			;;
@@ -237,6 +238,11 @@ commit_step() {	# commit_step I SUBJECT: commit what step I changed
 		g commit -q --no-verify -F "$work/logs/$i.msg"
 }
 
+# items count|todos FILE: convert.sh's items (lsmconv.items), never its Markdown.
+items() {
+	PYTHONPATH="$R/cocci${PYTHONPATH:+:$PYTHONPATH}" python3 -m lsmconv.items "$@"
+}
+
 # summary I: counts of what step I's tools did, for its commit message.
 summary() {
 	local i=$1 f
@@ -246,15 +252,13 @@ summary() {
 			LC_ALL=C sort | awk 'BEGIN { printf "forward.py:" } { printf " %s %s,", $2, $1 } END { print "" }' |
 			sed 's/,$//'
 	fi
-	f=$work/logs/$i.conv.md
-	if [ -s "$f" ]; then
-		awk -F'|' '/^\| / && $2 !~ /file|---/ {
-				for (c = 3; c <= 8; c++) t[c] += $c
-			}
+	f=$work/logs/$i.conv.jsonl
+	if [ -e "$f" ]; then
+		items count "$f" | awk '{ n[$1] = $2 }
 			END {
 				printf "convert.sh: %d hook entries, %d call sites, %d cap chains, %d special, %d registrations, %d todo\n",
-					t[3], t[4], t[5], t[6], t[7], t[8]
-			}' "$f"
+					n["entry"], n["call"], n["capchain"], n["special"], n["reg"], n["todo"]
+			}'
 	fi
 }
 
@@ -462,12 +466,11 @@ main() {
 final_todos() {
 	local last='' i
 	for i in "${!STEPS[@]}"; do
-		[ -s "$work/logs/$i.conv.md" ] && last=$i
+		[ -e "$work/logs/$i.conv.jsonl" ] && last=$i
 	done
 	cat "$work"/logs/*.items | awk -F'\t' '$1 == "todo" { printf "%s: %s\n", $2, $3 }'
 	if [ -n "$last" ]; then
-		sed -n '/^## Left for a human/,/^## /{/^- /p}' "$work/logs/$last.conv.md" |
-			sed "s|^- ||; s|$tree/||"
+		items todos "$work/logs/$last.conv.jsonl" | sed "s|$tree/||"
 	fi
 	# legacy API in the final tree that the target does not have too (its
 	# comments still mention security_ops)
