@@ -11,6 +11,8 @@ PACKAGES=(
 	linux-source-6.1 xz-utils coccinelle libpython3-dev git python3 python3-pyflakes shellcheck
 	# kernel builds
 	gcc make bc flex bison libelf-dev libssl-dev cpio rsync
+	# tests: process-group checks of the signal cases (pgrep, ps)
+	procps
 	# guests
 	qemu-system-x86 busybox-static libcap-dev
 	# policies compiled on the host for the behaviour suite
