@@ -6,6 +6,7 @@
 # usage: convert.sh tree DIR [options]
 #        convert.sh file FILE... [options]
 #        convert.sh series [series options]   (see scripts/series.sh --help)
+#        convert.sh port DIR --name NAME [--target TREE] [--out DIR] [--report FILE]
 # options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
 #                          (default: build/linux-source-6.1 next to this script)
 #          --out DIR       write the results under DIR instead of in place
@@ -44,7 +45,7 @@ die() {
 }
 
 usage() {
-	sed -n '4,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '4,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 
@@ -61,6 +62,10 @@ parse_args() {
 	series)
 		shift
 		exec "$HERE/scripts/series.sh" "$@"
+		;;
+	port)
+		shift
+		PYTHONPATH="$HERE/cocci${PYTHONPATH:+:$PYTHONPATH}" exec python3 -m lsmconv.port "$@"
 		;;
 	-h | --help) usage ;;
 	*) die "first argument must be 'tree' or 'file', not '$1'" ;;
