@@ -163,6 +163,18 @@ if [[ -z $PATTERN || $PATTERN == driver ]]; then
 		tap_not_ok "driver: legacy-sweep.cocci in report mode names file:line"
 		tap_diag "$out"
 	fi
+	# capability.py reads the hook list from the tree, not from a typed list:
+	# a fake commoncap.c with one entry gives exactly that entry.
+	mkdir -p "$TMP/fake/security"
+	printf 'static struct security_hook_list capability_hooks[] __lsm_ro_after_init = {\n\tLSM_HOOK_INIT(file_open, cap_fake_open),\n};\n' \
+		>"$TMP/fake/security/commoncap.c"
+	got=$(PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.capability "$TMP/fake" 2>&1 || true)
+	tap_check "driver: capability.py reads capability_hooks[] of the tree given" \
+		test "$got" = "$(printf 'file_open\tcap_fake_open')"
+	got=$(PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.capability "$TARGET" | grep -c . || true)
+	want=$(sed -n '/capability_hooks\[\]/,/^};/p' "$TARGET/security/commoncap.c" | grep -c LSM_HOOK_INIT || true)
+	tap_check "driver: capability.py finds all $want hooks of the target's commoncap.c" \
+		test "$got" = "$want" -a "$want" -gt 0
 	NAME=x
 	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
 	tap_check "driver: missing input dir -> exit 2, nothing written" \
