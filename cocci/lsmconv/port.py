@@ -575,7 +575,7 @@ class Port:
         paths = {}
         for rel in self.files:
             p = os.path.join(d, rel.replace("/", "__"))
-            with open(p, "w", encoding="utf-8") as f:
+            with open(p, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(self.text(rel) + "\n")
             paths[p] = rel
         sys.stderr.write("port: legacy sweep (%s)\n" % os.path.basename(SWEEP))
@@ -729,11 +729,14 @@ def write_report(path_or_none, port, args, epoch, todos, changes):
             out.append("- %s:%d: [%s] %s" % (rel, ln, it.check, it.detail))
         out.append("")
     text = "\n".join(out)
+    data = (text + "\n").encode("utf-8", "replace")
     if path_or_none:
-        with open(path_or_none, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+        with open(path_or_none, "wb") as f:
+            f.write(data)
     else:
-        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
 
 
 def port_main(args):
@@ -756,8 +759,8 @@ def port_main(args):
                        % (b, seen[b], r))
         seen[b] = r
     out = args.out or os.path.join(ROOT, "build", "port", args.name)
-    if os.path.abspath(out) == os.path.abspath(src):
-        raise Fail("--out must differ from the input directory")
+    if (os.path.abspath(out) + os.sep).startswith(os.path.abspath(src) + os.sep):
+        raise Fail("--out must not be the input directory or inside it: %s" % out)
     if os.path.isdir(out) and os.listdir(out) and not os.path.exists(os.path.join(out, MARKER)):
         raise Fail("--out %s exists and was not written by convert.sh port: not touching it"
                    % out)
@@ -768,7 +771,7 @@ def port_main(args):
 
     texts = {}
     for r in rels:
-        with open(os.path.join(src, r), encoding="utf-8", errors="replace") as f:
+        with open(os.path.join(src, r), encoding="utf-8", errors="surrogateescape") as f:
             texts[r] = f.read()
     epoch = recognise(texts.values())
     work = tempfile.mkdtemp(prefix="lsmconv-port.")
@@ -782,12 +785,13 @@ def port_main(args):
             inputs.append(p)
         rep = os.path.join(work, "convert-report.md")
         run_convert(args.target, inputs, os.path.join(work, "conv"), rep)
-        files = {}
+        files, final_nl = {}, {}
         for r in rels:
             with open(os.path.join(work, "conv", os.path.basename(r)), encoding="utf-8",
-                      errors="replace") as f:
+                      errors="surrogateescape") as f:
                 t = f.read()
-            if t.endswith("\n"):
+            final_nl[r] = t.endswith("\n")
+            if final_nl[r]:
                 t = t[:-1]
             files[r] = [Line(x) for x in t.split("\n")]
         port = Port(args.target, args.name, files)
@@ -825,8 +829,8 @@ def port_main(args):
                 dst = os.path.join(out, r)
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 tmp = "%s.lsmconv-tmp.%d" % (dst, os.getpid())
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(port.text(r) + "\n")
+                with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(port.text(r) + ("\n" if final_nl[r] else ""))
                 tmps.append((tmp, dst))
             for tmp, dst in tmps:
                 os.rename(tmp, dst)

@@ -191,6 +191,13 @@ if [[ -z $PATTERN || $PATTERN == driver ]]; then
 		--out "$TMP/user" >/dev/null 2>&1 || rc=$?
 	tap_check "driver: --out not written by lsmconv is refused (exit 2, untouched)" \
 		test "$rc" = 2 -a "$(ls "$TMP/user")" = mine.txt
+	mkdir -p "$TMP/inp"
+	cp -- "$HERE/modules/clean61/input/clean.c" "$TMP/inp/"
+	rc=0
+	"$ROOT/convert.sh" port "$TMP/inp" --name x --target "$TARGET" \
+		--out "$TMP/inp/out" >/dev/null 2>&1 || rc=$?
+	tap_check "driver: --out inside the input directory is refused (exit 2, nothing written)" \
+		test "$rc" = 2 -a "$(ls "$TMP/inp")" = clean.c
 	rc=0
 	"$ROOT/convert.sh" port "$HERE/modules/clean61/input" --target "$TARGET" \
 		--out "$TMP/e3" >/dev/null 2>&1 || rc=$?
