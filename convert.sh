@@ -6,10 +6,11 @@
 # usage: convert.sh tree DIR [options]
 #        convert.sh file FILE... [options]
 #        convert.sh series [series options]   (see scripts/series.sh --help)
+#        convert.sh port DIR --name NAME [--target TREE] [--out DIR] [--report FILE]
 #
 # tree and file are the Python driver cocci/lsmconv/driver.py (options and
 # exit codes: convert.sh --help, docs/converter.md); series is
-# scripts/series.sh.
+# scripts/series.sh; port is cocci/lsmconv/port.py (docs/porting.md).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,4 +27,8 @@ command -v python3 >/dev/null || {
 }
 export PYTHONPATH="$HERE/cocci${PYTHONPATH:+:$PYTHONPATH}"
 export LSMCONV_PROG=convert.sh
+if [ "${1:-}" = port ]; then
+	shift
+	exec python3 -m lsmconv.port "$@"
+fi
 exec python3 -m lsmconv.driver "$@"

@@ -1,0 +1,870 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Port a legacy security module to the target tree (convert.sh port).
+
+    python3 -m lsmconv.port DIR --target TREE --name NAME [--out DIR] [--report FILE]
+
+Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
+  cap      LSM_HOOK_INIT(hook, cap_x): dropped when the target's commoncap
+           registers cap_x itself (it would run twice) or when the target has
+           no cap_x at all (a legacy default stub); kept when the module
+           defines cap_x
+  sig      every LSM_HOOK_INIT(hook, fn): fn's return and parameter types
+           against the target hook's; renamed/removed hooks (renames.tsv)
+           named with their replacement and version, renamed automatically
+           when the signature then matches
+  reg      a hook list nothing registers gets an init + DEFINE_LSM;
+           module_init() registering hooks becomes DEFINE_LSM
+  blob     direct use of cred->security, inode->i_security, ... named
+  sweep    cocci/port/legacy-sweep.cocci plus a text scan (macro bodies,
+           #include of capability.c, code spatch cannot parse, anything
+           left inside a hook list that is not an entry)
+Every finding that needs a human is a todo with file:line; exit status 0
+only when there is none (1 otherwise; 2 usage/input error, nothing
+written; 3 failure after writing started).
+
+LSMCONV_PORT_MUTATE=sweep|sig|cap switches one check off; only
+tests/port/run.sh sets it, to show that named cases then fail.
+LSMCONV_PORT_CACHE=DIR keeps convert.sh results by input hash (tests).
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from lsmconv import capability, hooks
+from lsmconv.port_c import find_function, norm_type, param_type, strip_comments
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COCCI = os.path.dirname(HERE)
+ROOT = os.path.dirname(COCCI)
+SWEEP = os.path.join(COCCI, "port", "legacy-sweep.cocci")
+RENAMES = os.path.join(HERE, "renames.tsv")
+MARKER = ".lsmconv-port"
+MARK = "lsmconv port:"
+
+LEGACY_FUNCS = ("register_security", "unregister_security", "mod_reg_security",
+                "mod_unreg_security", "reset_security_ops", "security_fixup_ops")
+LEGACY_TOKENS = ("security_operations", "security_ops", "secondary_ops") + LEGACY_FUNCS
+
+
+class Fail(Exception):
+    """An error; .code is the exit status."""
+
+    def __init__(self, msg, code=2):
+        Exception.__init__(self, msg)
+        self.code = code
+
+
+class Line:
+    __slots__ = ("text", "items")
+
+    def __init__(self, text):
+        self.text = text
+        self.items = []
+
+
+class Item:
+    """kind: todo (left for a human) or change (done by the port)."""
+    __slots__ = ("kind", "check", "detail")
+
+    def __init__(self, kind, check, detail):
+        self.kind, self.check, self.detail = kind, check, detail
+
+
+def mutated(check):
+    return os.environ.get("LSMCONV_PORT_MUTATE", "") == check
+
+
+# ---------------------------------------------------------------- tables
+
+def load_renames(path=RENAMES):
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for l in f:
+            if l.startswith("#") or not l.strip():
+                continue
+            p = l.rstrip("\n").split("\t")
+            if len(p) != 5 or p[0] == "old":
+                continue
+            new = [] if p[1] == "removed" else p[1].split(",")
+            out[p[0]] = {"new": new, "version": p[2], "commit": p[3], "what": p[4]}
+    return out
+
+
+def blob_fields(tree):
+    """lbs_* members of the target's struct lsm_blob_sizes."""
+    try:
+        with open(os.path.join(tree, "include/linux/lsm_hooks.h"), encoding="utf-8",
+                  errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return set()
+    m = re.search(r"struct lsm_blob_sizes\s*\{(.*?)\}", text, re.S)
+    return set(re.findall(r"\b(lbs_\w+)\s*;", m.group(1))) if m else set()
+
+
+# ---------------------------------------------------------------- epoch
+
+def recognise(texts):
+    """The API epoch the input is written for (recognition only)."""
+    code = "\n".join(strip_comments(t) for t in texts)
+    if re.search(r"\bstruct\s+security_operations\b|\bregister_security\s*\(", code):
+        return "legacy (struct security_operations, before 4.2)"
+    adds = re.findall(r"security_add_hooks\s*\(([^;]*)\)\s*;", code)
+    if re.search(r"\bDEFINE_(EARLY_)?LSM\s*\(", code):
+        if re.search(r"\.blobs\s*=", code) or not re.search(
+                r"(->|\.)\s*(security|i_security|f_security|sk_security|s_security)\b", code):
+            return "6.1 form (DEFINE_LSM, blobs through lsm_blob_sizes)"
+        return "5.1 (DEFINE_LSM, module allocates its own blobs)"
+    if adds:
+        if any(len(hooks.split_args(a)) == 2 for a in adds):
+            return "4.2 (two-argument security_add_hooks, security_initcall)"
+        return "4.11 (security_add_hooks with a name string)"
+    return "none recognised (no LSM API found)"
+
+
+# ---------------------------------------------------------------- conversion
+
+def run_convert(target, files, outdir, report):
+    """convert.sh file FILES --out OUTDIR (the stable CLI)."""
+    cache = os.environ.get("LSMCONV_PORT_CACHE", "")
+    key = None
+    if cache:
+        h = hashlib.sha256(os.path.abspath(target).encode())
+        for f in sorted(files):
+            h.update(os.path.basename(f).encode() + b"\0")
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+        for d in (COCCI,):
+            for name in sorted(os.listdir(d)):
+                if name.endswith(".cocci"):
+                    with open(os.path.join(d, name), "rb") as fh:
+                        h.update(fh.read())
+        with open(os.path.join(ROOT, "convert.sh"), "rb") as fh:
+            h.update(fh.read())
+        key = os.path.join(cache, h.hexdigest())
+        if os.path.isdir(key):
+            shutil.copytree(os.path.join(key, "out"), outdir, dirs_exist_ok=True)
+            shutil.copy(os.path.join(key, "report.md"), report)
+            return
+    sys.stderr.write("port: converting %d file(s) with convert.sh file\n" % len(files))
+    p = subprocess.run([os.path.join(ROOT, "convert.sh"), "file"] + files +
+                       ["--target", target, "--out", outdir, "--report", report,
+                        "--allow-partial"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0:
+        raise Fail("convert.sh file failed (status %d):\n%s" % (
+            p.returncode, "\n".join(p.stderr.splitlines()[-15:])))
+    if key:
+        tmp = key + ".tmp%d" % os.getpid()
+        shutil.copytree(outdir, os.path.join(tmp, "out"))
+        shutil.copy(report, os.path.join(tmp, "report.md"))
+        try:
+            os.rename(tmp, key)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def convert_todos(report):
+    """[(basename, line, detail)] of the converter report's todo section."""
+    out, inside = [], False
+    with open(report, encoding="utf-8", errors="replace") as f:
+        for l in f:
+            l = l.rstrip("\n")
+            if l.startswith("## "):
+                inside = l == "## Left for a human"
+                continue
+            m = re.match(r"- (.+?):(\d+): (.*)$", l) if inside else None
+            if m:
+                out.append((os.path.basename(m.group(1)), int(m.group(2)), m.group(3)))
+    return out
+
+
+# ---------------------------------------------------------------- the port
+
+class Port:
+    def __init__(self, target, name, files):
+        self.target = target
+        self.name = name
+        self.ident = re.sub(r"\W", "_", name)
+        self.hooks = hooks.load(target)
+        self.cap = capability.hooks(target)
+        self.renames = load_renames()
+        self.lbs = blob_fields(target)
+        self.files = files          # {rel: [Line]}
+        self.notes = []
+
+    # -- helpers
+    def text(self, rel):
+        return "\n".join(l.text for l in self.files[rel])
+
+    def code(self):
+        return {rel: strip_comments(self.text(rel)) for rel in self.files}
+
+    def lookup(self, fn):
+        """(rel, ret, params, has_body) of fn's definition, else a prototype."""
+        best = None
+        for rel, code in self.code().items():
+            r = find_function(code, fn)
+            if r and r[2]:
+                return (rel,) + r
+            if r and best is None:
+                best = (rel,) + r
+        return best
+
+    def defines(self, fn):
+        r = self.lookup(fn)
+        return bool(r and r[3])
+
+    def add(self, rel, idx, kind, check, detail):
+        self.files[rel][idx].items.append(Item(kind, check, detail))
+
+    def hook_proto(self, hook):
+        h = self.hooks[hook]
+        return "%s %s(%s)" % (h.ret, hook, h.args)
+
+    def fn_proto(self, fn, r):
+        return "%s %s(%s)" % (r[1].replace("*", " *").replace("  ", " "), fn,
+                              ", ".join(re.sub(r"\s+", " ", p) for p in r[2]) or "void")
+
+    def sig_matches(self, hook, r):
+        h = self.hooks[hook]
+        if norm_type(h.ret) != r[1]:
+            return False
+        want = [norm_type(t) for t, _ in h.params]
+        have = [param_type(p) for p in r[2]]
+        return want == have
+
+    # -- hook lists
+    def arrays(self):
+        """[(rel, name, first, last)] line index ranges of hook-list arrays."""
+        out = []
+        for rel, lines in self.files.items():
+            i = 0
+            while i < len(lines):
+                m = re.search(r"struct\s+security_hook_list\s+(\w+)\s*\[\s*\][^;]*=\s*\{",
+                              lines[i].text)
+                if m:
+                    j = i + 1
+                    while j < len(lines) and not re.match(r"\s*\}\s*;", lines[j].text):
+                        j += 1
+                    out.append((rel, m.group(1), i, j))
+                    i = j
+                i += 1
+        return out
+
+    def entries(self):
+        """Every entry line of every hook list: (rel, array, idx, kind, a, b)
+        kind 'init' (LSM_HOOK_INIT(a, b)), 'field' (.a = b), 'other'."""
+        out = []
+        for rel, arr, first, last in self.arrays():
+            lines = self.files[rel]
+            depth = 0
+            for idx in range(first + 1, last):
+                t = strip_comments(lines[idx].text)
+                s = t.strip()
+                if depth > 0:
+                    depth += s.count("(") - s.count(")")
+                    continue
+                if not s or s.startswith("#"):
+                    continue
+                m = re.match(r"LSM_HOOK_INIT\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", s)
+                if m:
+                    out.append((rel, arr, idx, "init", m.group(1), m.group(2)))
+                    continue
+                if s.startswith("LSM_HOOK_INIT"):
+                    j = idx
+                    joined = s
+                    while joined.count("(") > joined.count(")") and j + 1 < last:
+                        j += 1
+                        joined += " " + strip_comments(lines[j].text).strip()
+                    m = re.match(r"LSM_HOOK_INIT\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", joined)
+                    if m:
+                        out.append((rel, arr, idx, "init", m.group(1), m.group(2)))
+                        depth = s.count("(") - s.count(")")
+                        continue
+                m = re.match(r"\.(\w+)\s*=\s*(\w+)\s*,?$", s)
+                if m:
+                    out.append((rel, arr, idx, "field", m.group(1), m.group(2)))
+                    continue
+                out.append((rel, arr, idx, "other", s, ""))
+        return out
+
+    def drop_line(self, rel, idx, check, detail):
+        """Remove an entry line; its items and the change note go to the
+        line that follows it."""
+        lines = self.files[rel]
+        nxt = lines[idx + 1] if idx + 1 < len(lines) else lines[idx - 1]
+        nxt.items.extend(lines[idx].items)
+        nxt.items.append(Item("change", check, detail))
+        span = 1
+        t = lines[idx].text
+        while t.count("(") > t.count(")") and idx + span < len(lines):
+            t += lines[idx + span].text
+            span += 1
+        del lines[idx:idx + span]
+
+    def check_entries(self, convert_items):
+        do_cap, do_sig = not mutated("cap"), not mutated("sig")
+        drops = []
+        for rel, arr, idx, kind, a, b in self.entries():
+            line = self.files[rel][idx]
+            if kind == "other":
+                if any(it.kind == "todo" for it in line.items):
+                    continue
+                line.items.append(Item("todo", "entry", (
+                    "%s: `%s` in a hook list is not an LSM_HOOK_INIT() entry (a positional "
+                    "or unconverted legacy entry): write LSM_HOOK_INIT(hook, fn) by hand"
+                    % (arr, a))))
+                continue
+            hook, fn = a, b
+            if kind == "field" and hook in self.hooks:
+                line.items.append(Item("todo", "entry", (
+                    "%s: .%s = %s left as a designated field (spatch did not see it): "
+                    "write LSM_HOOK_INIT(%s, %s)" % (arr, hook, fn, hook, fn))))
+                continue
+            # converter todo on this line is replaced by the port's finding
+            line.items = [it for it in line.items if not (
+                it.check == "convert" and ("not a hook of the target" in it.detail
+                                           or "left-over ." in it.detail))]
+            if do_cap and fn.startswith("cap_"):
+                d = self.cap_decision(hook, fn, kind)
+                if d:
+                    if d[0] == "drop":
+                        drops.append((rel, idx, d[1]))
+                        continue
+                    line.items.append(Item("todo", "cap", d[1]))
+            if kind == "field":
+                self.renamed(rel, idx, arr, hook, fn, do_sig)
+                continue
+            if do_sig:
+                self.signature(rel, idx, hook, fn)
+        for rel, idx, detail in sorted(drops, key=lambda d: (d[0], -d[1])):
+            self.drop_line(rel, idx, "cap", detail)
+
+    def cap_decision(self, hook, fn, kind):
+        entry = ("LSM_HOOK_INIT(%s, %s)" % (hook, fn)) if kind == "init" else \
+            (".%s = %s" % (hook, fn))
+        registered = [h for h, f in self.cap.items() if f == fn]
+        if self.defines(fn):
+            if capability.defined(self.target, fn):
+                return ("todo", "%s: the module defines %s, which the target also declares "
+                        "(include/linux/security.h): rename the module's function" % (entry, fn))
+            return None
+        if registered:
+            return ("drop", "dropped %s: the target's capability module registers %s "
+                    "for %s itself (security/commoncap.c), it would run twice"
+                    % (entry, fn, ", ".join(registered)))
+        if not capability.defined(self.target, fn):
+            return ("drop", "dropped %s: %s is a legacy default stub (security/capability.c, "
+                    "gone since 4.2); the framework's default answer replaces it"
+                    % (entry, fn))
+        return ("todo", "%s: the target has %s but capability does not register it as a "
+                "hook (security.c calls it itself where needed): remove the entry unless "
+                "your module really wants it as its own hook" % (entry, fn))
+
+    def renamed(self, rel, idx, arr, old, fn, do_sig):
+        line = self.files[rel][idx]
+        row = self.renames.get(old)
+        r = self.lookup(fn)
+        proto = self.fn_proto(fn, r) if r else "%s (no prototype in the input)" % fn
+        if row is None:
+            line.items.append(Item("todo", "sig", (
+                "%s: .%s = %s: %s is not a hook of the target tree and not in lsmconv's "
+                "renames table: a vendor hook (add it to the target's lsm_hook_defs.h) or a "
+                "hook removed upstream; port by hand" % (arr, old, fn, old))))
+            return
+        when = "in %s%s" % (row["version"], "" if row["commit"] == "-" else
+                            " (%s)" % row["commit"])
+        if not row["new"]:
+            line.items.append(Item("todo", "sig", (
+                "%s: .%s = %s: hook %s was removed %s: %s; remove the entry (and %s if "
+                "nothing else uses it)" % (arr, old, fn, old, when, row["what"], fn))))
+            return
+        new = [n for n in row["new"] if n in self.hooks]
+        if do_sig and len(new) == 1 and r and self.sig_matches(new[0], r):
+            indent = re.match(r"\s*", line.text).group(0)
+            rest = re.sub(r"^\s*\.\w+\s*=\s*\w+\s*,?", "", line.text)
+            line.text = "%sLSM_HOOK_INIT(%s, %s),%s" % (indent, new[0], fn, rest)
+            line.items.append(Item("change", "sig", (
+                "renamed .%s = %s -> LSM_HOOK_INIT(%s, %s): %s became %s %s and %s's "
+                "signature matches it" % (old, fn, new[0], fn, old, new[0], when, fn))))
+            return
+        protos = "; ".join("target: %s" % self.hook_proto(n) for n in new)
+        line.items.append(Item("todo", "sig", (
+            "%s: .%s = %s: hook %s became %s %s: %s. %s: `%s`, %s; rewrite %s and register "
+            "it as LSM_HOOK_INIT(%s, %s)" % (
+                arr, old, fn, old, "/".join(row["new"]), when, row["what"], fn, proto,
+                protos or "(the new hook is not in the target either)", fn,
+                new[0] if new else row["new"][0], fn))))
+
+    def signature(self, rel, idx, hook, fn):
+        line = self.files[rel][idx]
+        if hook not in self.hooks:
+            return
+        r = self.lookup(fn)
+        if r is None and fn.startswith("cap_"):
+            p = capability.prototype(self.target, fn)
+            if p:
+                m = re.match(r"(.*?)\b%s\s*\((.*)\)$" % re.escape(fn), p)
+                if m:
+                    params = hooks.split_args(m.group(2)) if m.group(2).strip() not in (
+                        "", "void") else []
+                    r = ("target", norm_type(m.group(1)), params, False)
+        if r is None:
+            line.items.append(Item("todo", "sig", (
+                "LSM_HOOK_INIT(%s, %s): no definition or prototype of %s in the input: check "
+                "it against the target hook `%s`" % (hook, fn, fn, self.hook_proto(hook)))))
+            return
+        if not self.sig_matches(hook, r):
+            line.items.append(Item("todo", "sig", (
+                "LSM_HOOK_INIT(%s, %s): signature differs from the target hook: `%s` "
+                "(%s) vs target `%s`: port %s to the new signature" % (
+                    hook, fn, self.fn_proto(fn, r),
+                    "target" if r[0] == "target" else "%s:%d" % (r[0], r[4]),
+                    self.hook_proto(hook), fn))))
+
+    # -- registration
+    def markers(self):
+        """Code an earlier port run generated carries a MARK comment: the
+        todo it came with is reported again until a human removes it."""
+        for rel, lines in self.files.items():
+            for l in lines:
+                m = re.search(r"/\* %s (.*?) \*/" % re.escape(MARK), l.text)
+                if m and not l.items:
+                    l.items.append(Item("todo", "reg", (
+                        "code written by an earlier port (%s): check it, then remove the "
+                        "comment" % m.group(1))))
+
+    def registration(self):
+        code = self.code()
+        allcode = "\n".join(code.values())
+        has_lsm = re.search(r"\bDEFINE_(EARLY_)?LSM\s*\(", allcode)
+        # module_init(fn) whose fn registers hooks
+        for rel in self.files:
+            lines = self.files[rel]
+            for idx, l in enumerate(lines):
+                m = re.match(r"\s*module_init\s*\(\s*(\w+)\s*\)\s*;", strip_comments(l.text))
+                if m:
+                    fn = m.group(1)
+                    body = self.body(fn)
+                    if body is None or "security_add_hooks" not in body:
+                        continue
+                    if has_lsm:
+                        l.items.append(Item("todo", "reg", (
+                            "module_init(%s) registers hooks, and a DEFINE_LSM exists: remove "
+                            "it; LSM hooks can only be registered by a built-in LSM at boot" % fn)))
+                        continue
+                    lines[idx:idx + 1] = [Line(t) for t in [
+                        "/* %s was module_init(%s): built in now */" % (MARK, fn)] +
+                        self.define_lsm(fn)]
+                    lines[idx].items.append(Item("todo", "reg", (
+                        "module_init(%s) registered hooks: now DEFINE_LSM(%s) with .init = %s; "
+                        "the target cannot load LSM hooks from a module, so the module is built "
+                        "in (obj-y, a bool Kconfig option, CONFIG_LSM order): drop its "
+                        "module_exit()/unload path and this comment" % (fn, self.ident, fn))))
+                    has_lsm = True
+                m = re.match(r"\s*module_exit\s*\(\s*(\w+)\s*\)\s*;", strip_comments(l.text))
+                if m:
+                    l.items.append(Item("todo", "reg", (
+                        "module_exit(%s): a built-in LSM is never unloaded (hooks cannot be "
+                        "removed at run time): remove %s and the exit path" % (
+                            m.group(1), m.group(1)))))
+        # hook lists nothing registers
+        code = self.code()
+        allcode = "\n".join(code.values())
+        names = {arr for _, arr, _, _ in self.arrays()}
+        for rel in self.files:
+            for idx, t in enumerate(code[rel].split("\n")):
+                m = re.search(r"security_add_hooks\s*\(\s*(\w+)", t)
+                if m and m.group(1) not in names:
+                    self.add(rel, idx, "todo", "reg", (
+                        "security_add_hooks(%s, ...): no hook list %s in the module (the "
+                        "registered ops struct had no initializer here): register the module's "
+                        "real hook list" % (m.group(1), m.group(1))))
+        unreg = [(rel, arr, last) for rel, arr, first, last in self.arrays()
+                 if not re.search(r"security_add_hooks\s*\(\s*%s\b" % arr, allcode)]
+        if not unreg:
+            return
+        if has_lsm:
+            for rel, arr, last in unreg:
+                self.add(rel, last, "todo", "reg", (
+                    "hook list %s is registered nowhere: call security_add_hooks(%s, "
+                    "ARRAY_SIZE(%s), \"%s\") from the DEFINE_LSM init" % (arr, arr, arr, self.name)))
+            return
+        rel, _, last = unreg[-1]
+        init = self.ident + "_init"
+        if re.search(r"\b%s\s*\(" % init, allcode):
+            init = self.ident + "_lsm_init"
+        block = ["", "/* %s added: nothing registered the hook list */" % MARK,
+                 "static int __init %s(void)" % init, "{"]
+        for _, arr, _ in unreg:
+            block.append("\tsecurity_add_hooks(%s, ARRAY_SIZE(%s), \"%s\");"
+                         % (arr, arr, self.name))
+        block += ["\treturn 0;", "}", ""] + self.define_lsm(init)
+        lines = self.files[rel]
+        at = len(lines)
+        while at > 0 and lines[at - 1].text.strip() == "":
+            at -= 1
+        new = [Line(t) for t in block]
+        lines[at:at] = new
+        new[1].items.append(Item("todo", "reg", (
+            "nothing registered %s: lsmconv added %s() calling security_add_hooks() and "
+            "DEFINE_LSM(%s); check the name, the init order and CONFIG_LSM, then drop the "
+            "comment" % (
+                ", ".join(a for _, a, _ in unreg), init, self.ident))))
+
+    def define_lsm(self, init):
+        return ["DEFINE_LSM(%s) = {" % self.ident, "\t.name = \"%s\"," % self.name,
+                "\t.init = %s," % init, "};"]
+
+    def body(self, fn):
+        for code in self.code().values():
+            m = re.search(r"\b%s\s*\([^;{]*\)\s*\{" % re.escape(fn), code)
+            if m:
+                depth, i = 0, m.end() - 1
+                for j in range(i, len(code)):
+                    depth += {"{": 1, "}": -1}.get(code[j], 0)
+                    if depth == 0:
+                        return code[i:j + 1]
+        return None
+
+    # -- blobs
+    BLOBS = {"i_security": ("inode", "lbs_inode"), "f_security": ("file", "lbs_file"),
+             "sk_security": ("sock", "lbs_sock"), "s_security": ("superblock", "lbs_superblock")}
+
+    def blobs(self):
+        for rel, lines in self.files.items():
+            code = strip_comments(self.text(rel)).split("\n")
+            for idx, t in enumerate(code):
+                for m in re.finditer(r"(\w+)\s*(->|\.)\s*(security|i_security|f_security|"
+                                     r"sk_security|s_security)\b(\s*=(?!=))?", t):
+                    var, field, assign = m.group(1), m.group(3), m.group(4)
+                    if field == "security":
+                        obj = "cred" if re.search(r"cred|new|old", var) else None
+                        lbs = "lbs_cred" if obj else "lbs_cred/lbs_ipc/lbs_msg_msg/lbs_task"
+                        what = "%s->security" % var
+                    else:
+                        obj, lbs = self.BLOBS[field]
+                        what = "%s->%s" % (var, field)
+                    if lbs in self.BLOBS.get(field, ("", ""))[1:] and lbs not in self.lbs:
+                        hint = ("the target has no %s: keep the module's own allocation "
+                                "(only one module may own this pointer)" % lbs)
+                    else:
+                        hint = ("declare struct lsm_blob_sizes %s_blob_sizes __lsm_ro_after_init "
+                                "= { .%s = sizeof(your blob) }, set .blobs = &%s_blob_sizes in "
+                                "DEFINE_LSM, and reach your part through an accessor returning "
+                                "%s + %s_blob_sizes.%s (as selinux_cred()/selinux_inode() do); "
+                                "the framework allocates and frees it" % (
+                                    self.ident, lbs.split("/")[0], self.ident, what,
+                                    self.ident, lbs.split("/")[0]))
+                    lines[idx].items.append(Item("todo", "blob", "%s %s: %s" % (
+                        "allocation into" if assign else "direct use of", what, hint)))
+                    break
+
+    # -- sweep
+    def sweep(self, workdir):
+        if mutated("sweep"):
+            return
+        d = os.path.join(workdir, "sweep")
+        os.makedirs(d, exist_ok=True)
+        paths = {}
+        for rel in self.files:
+            p = os.path.join(d, rel.replace("/", "__"))
+            with open(p, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(self.text(rel) + "\n")
+            paths[p] = rel
+        sys.stderr.write("port: legacy sweep (%s)\n" % os.path.basename(SWEEP))
+        p = subprocess.run(["spatch", "--sp-file", SWEEP, "-D", "patch", "-D",
+                            "target=" + os.path.abspath(self.target), "--python", sys.executable,
+                            "--include-headers", "--very-quiet", "--dir", d],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        if p.returncode != 0:
+            raise Fail("spatch failed on %s:\n%s" % (SWEEP, p.stderr[-2000:]), 3)
+        for l in p.stdout.splitlines():
+            parts = l.split("\t", 4)
+            if len(parts) != 5 or parts[0] != "LSMCONV":
+                continue
+            rel = paths.get(parts[2]) or paths.get(os.path.join(d, os.path.basename(parts[2])))
+            if rel is None:
+                continue
+            idx = int(parts[3]) - 1
+            if 0 <= idx < len(self.files[rel]):
+                self.add_sweep(rel, idx, parts[4])
+        self.text_scan()
+
+    def add_sweep(self, rel, idx, detail):
+        line = self.files[rel][idx]
+        if any(it.kind == "todo" for it in line.items):
+            return
+        line.items.append(Item("todo", "sweep", detail))
+
+    def text_scan(self):
+        """What spatch does not see: macro bodies, #include of capability.c,
+        and (last resort) any legacy token on a line with no finding."""
+        code = self.code()
+        allcode = "\n".join(code.values())
+        ops = set(re.findall(r"struct\s+security_operations\s*(?:const\s+)?\**\s*"
+                             r"(?:const\s+)?(\w+)\s*[;=,)\[]", allcode))
+        ops |= {"security_ops", "secondary_ops"}
+        ops_re = r"\b(%s)\s*(\.|->)" % "|".join(sorted(re.escape(o) for o in ops))
+        initcall = self.target_has_initcall()
+        for rel, text in code.items():
+            raw = [l.text for l in self.files[rel]]
+            lines = text.split("\n")
+            i = 0
+            while i < len(lines):
+                t = lines[i]
+                start = i
+                if re.match(r"\s*#\s*define\b", t):
+                    body = t
+                    while body.endswith("\\") and i + 1 < len(lines):
+                        i += 1
+                        body = body[:-1] + " " + lines[i]
+                    m = re.match(r"\s*#\s*define\s+(\w+)(\(([^)]*)\))?", body)
+                    margs = [a.strip() for a in (m.group(3) or "").split(",") if a.strip()] \
+                        if m else []
+                    setter = [a for a in margs if re.search(
+                        r"(->|\.)\s*%s\s*=(?!=)" % re.escape(a), body)]
+                    why = None
+                    if setter:
+                        why = "assigns the member its argument %s names (a run-time hook " \
+                            "swap)" % setter[0]
+                    elif re.search(ops_re, body):
+                        why = "calls or assigns through an ops vector (%s)" % re.search(
+                            ops_re, body).group(1)
+                    elif re.search(r"\b(%s)\b" % "|".join(LEGACY_TOKENS), body):
+                        why = "uses %s" % re.search(r"\b(%s)\b" % "|".join(LEGACY_TOKENS),
+                                                    body).group(1)
+                    if why and m:
+                        self.add_sweep(rel, start, (
+                            "legacy LSM API: macro %s %s: its users change the ops vector or "
+                            "call through it at run time; hooks are registered once at boot, "
+                            "so decide at init which hooks to register and call functions "
+                            "directly" % (m.group(1), why)))
+                    i += 1
+                    continue
+                if re.match(r"\s*#\s*include\s*[\"<][^\">]*\bcapability\.c[\">]", raw[i]):
+                    self.add_sweep(rel, i, (
+                        "legacy LSM API: #include of capability.c (removed in 4.2): drop it; "
+                        "capability is its own LSM and its default stubs are gone"))
+                elif re.search(r"\bcall_(int|void)_hook\s*\(", t):
+                    self.add_sweep(rel, i, (
+                        "call_int_hook()/call_void_hook() (a call through the ops vector, "
+                        "converted) are private to security/security.c: in a module call the "
+                        "function directly, or the security_*() wrapper"))
+                elif re.search(r"\bstruct\s+security_operations\s*\{", t):
+                    self.add_sweep(rel, i, (
+                        "legacy LSM API: a definition of struct security_operations (a private "
+                        "copy of the legacy vector): delete it with its last user"))
+                elif re.search(r"\b(%s)\b" % "|".join(sorted(ops)), t):
+                    self.add_sweep(rel, i, (
+                        "legacy LSM API: use of the ops vector %s, which no longer exists: "
+                        "remove it; call the module's functions directly" % re.search(
+                            r"\b(%s)\b" % "|".join(sorted(ops)), t).group(1)))
+                else:
+                    m = re.search(r"\b(%s)\b" % "|".join(LEGACY_TOKENS), t)
+                    if not m and not initcall:
+                        m = re.search(r"\b(security_initcall)\b", t)
+                    if m:
+                        self.add_sweep(rel, i, (
+                            "legacy LSM API: %s (found by the text scan: the semantic sweep "
+                            "did not match this code, e.g. spatch could not parse it): "
+                            "rewrite by hand" % m.group(1)))
+                i += 1
+
+    def target_has_initcall(self):
+        for rel in ("include/linux/init.h", "include/linux/lsm_hooks.h",
+                    "include/linux/security.h"):
+            try:
+                with open(os.path.join(self.target, rel), encoding="utf-8",
+                          errors="replace") as f:
+                    if re.search(r"#\s*define\s+security_initcall\b", f.read()):
+                        return True
+            except OSError:
+                pass
+        return False
+
+
+# ---------------------------------------------------------------- driver
+
+def collect(src):
+    out = []
+    for d, dirs, files in os.walk(src):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        for f in sorted(files):
+            if f.endswith((".c", ".h")):
+                out.append(os.path.relpath(os.path.join(d, f), src))
+    return out
+
+
+def write_report(path_or_none, port, args, epoch, todos, changes):
+    out = ["# lsmconv port report", ""]
+    out.append("- module: %s" % args.name)
+    out.append("- input: %s" % args.dir)
+    out.append("- target: %s" % args.target)
+    out.append("- epoch recognised: %s" % epoch)
+    if os.environ.get("LSMCONV_PORT_MUTATE"):
+        out.append("- MUTATED (test only): check %s disabled" % os.environ["LSMCONV_PORT_MUTATE"])
+    out.append("- files: %d" % len(port.files))
+    out.append("- changes by the port: %d" % len(changes))
+    out.append("- left for a human: %d" % len(todos))
+    out.append("")
+    out.append("## Left for a human")
+    out.append("")
+    if not todos:
+        out.append("Nothing: no legacy LSM API is left.")
+    for rel, ln, it in todos:
+        out.append("- %s:%d: [%s] %s" % (rel, ln, it.check, it.detail))
+    out.append("")
+    if changes:
+        out.append("## Changed by the port")
+        out.append("")
+        for rel, ln, it in changes:
+            out.append("- %s:%d: [%s] %s" % (rel, ln, it.check, it.detail))
+        out.append("")
+    text = "\n".join(out)
+    data = (text + "\n").encode("utf-8", "replace")
+    if path_or_none:
+        with open(path_or_none, "wb") as f:
+            f.write(data)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+def port_main(args):
+    src = args.dir
+    if not os.path.isdir(src):
+        raise Fail("not a directory: %s" % src)
+    if not os.path.isfile(os.path.join(args.target, "include/linux/lsm_hook_defs.h")):
+        raise Fail("not a kernel tree with include/linux/lsm_hook_defs.h (--target): %s"
+                   % args.target)
+    if not re.match(r"^[a-z][a-z0-9_-]*$", args.name):
+        raise Fail("--name must be a lower-case LSM name ([a-z][a-z0-9_-]*): %s" % args.name)
+    rels = collect(src)
+    if not rels:
+        raise Fail("no .c or .h file in %s" % src)
+    seen = {}
+    for r in rels:
+        b = os.path.basename(r)
+        if b in seen:
+            raise Fail("two files named %s (%s, %s): convert.sh file needs unique names"
+                       % (b, seen[b], r))
+        seen[b] = r
+    out = args.out or os.path.join(ROOT, "build", "port", args.name)
+    if (os.path.abspath(out) + os.sep).startswith(os.path.abspath(src) + os.sep):
+        raise Fail("--out must not be the input directory or inside it: %s" % out)
+    if os.path.isdir(out) and os.listdir(out) and not os.path.exists(os.path.join(out, MARKER)):
+        raise Fail("--out %s exists and was not written by convert.sh port: not touching it"
+                   % out)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise Fail("--out is not a directory: %s" % out)
+    if args.report and not os.path.isdir(os.path.dirname(os.path.abspath(args.report))):
+        raise Fail("no directory for --report: %s" % args.report)
+
+    texts = {}
+    for r in rels:
+        with open(os.path.join(src, r), encoding="utf-8", errors="surrogateescape") as f:
+            texts[r] = f.read()
+    epoch = recognise(texts.values())
+    work = tempfile.mkdtemp(prefix="lsmconv-port.")
+    try:
+        os.makedirs(os.path.join(work, "in"))
+        os.makedirs(os.path.join(work, "conv"))
+        inputs = []
+        for r in rels:
+            p = os.path.join(work, "in", os.path.basename(r))
+            shutil.copy(os.path.join(src, r), p)
+            inputs.append(p)
+        rep = os.path.join(work, "convert-report.md")
+        run_convert(args.target, inputs, os.path.join(work, "conv"), rep)
+        files, final_nl = {}, {}
+        for r in rels:
+            with open(os.path.join(work, "conv", os.path.basename(r)), encoding="utf-8",
+                      errors="surrogateescape") as f:
+                t = f.read()
+            final_nl[r] = t.endswith("\n")
+            if final_nl[r]:
+                t = t[:-1]
+            files[r] = [Line(x) for x in t.split("\n")]
+        port = Port(args.target, args.name, files)
+        for base, ln, detail in convert_todos(rep):
+            r = seen.get(base)
+            if r and 0 < ln <= len(files[r]):
+                line = files[r][ln - 1]
+                m = re.match(r"(\w+)\(\): ", detail)
+                if m and m.group(1) in LEGACY_FUNCS and not re.search(
+                        r"\b%s\b" % m.group(1),
+                        strip_comments("\n".join(x.text for x in files[r]))):
+                    line.items.append(Item("change", "convert", (
+                        "%s() is no longer in the output: the converter removed it with the "
+                        "dead register_security() error path it was in" % m.group(1))))
+                    continue
+                line.items.append(Item("todo", "convert", detail))
+        sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
+        port.check_entries(None)
+        port.markers()
+        port.registration()
+        port.blobs()
+        port.sweep(work)
+        todos, changes = [], []
+        for r in rels:
+            for i, l in enumerate(port.files[r]):
+                for it in l.items:
+                    (todos if it.kind == "todo" else changes).append((r, i + 1, it))
+        # write: every file next to its destination first, then renamed
+        try:
+            os.makedirs(out, exist_ok=True)
+            with open(os.path.join(out, MARKER), "w") as f:
+                f.write("written by lsmconv convert.sh port\n")
+            tmps = []
+            for r in rels:
+                dst = os.path.join(out, r)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                tmp = "%s.lsmconv-tmp.%d" % (dst, os.getpid())
+                with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(port.text(r) + ("\n" if final_nl[r] else ""))
+                tmps.append((tmp, dst))
+            for tmp, dst in tmps:
+                os.rename(tmp, dst)
+            write_report(args.report, port, args, epoch, todos, changes)
+        except OSError as e:
+            raise Fail("writing the result: %s" % e, 3)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if todos:
+        sys.stderr.write("port: %d item(s) left for a human (see the report)\n" % len(todos))
+        return 1
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="convert.sh port", description=(
+        "Port a legacy security module: convert it, then name everything legacy that is left."))
+    ap.add_argument("dir", help="directory with the module's .c/.h files")
+    ap.add_argument("--target", default=os.path.join(ROOT, "build", "linux-source-6.1"))
+    ap.add_argument("--name", required=True, help="the LSM name (lower case)")
+    ap.add_argument("--out", help="output directory (default build/port/NAME)")
+    ap.add_argument("--report", help="Markdown report (default: stdout)")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return 2 if e.code else 0
+    try:
+        return port_main(args)
+    except Fail as e:
+        sys.stderr.write("convert.sh port: %s\n" % e)
+        return e.code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static suite of the port mode (convert.sh port), TAP 13.  No kernel build.
+#
+# usage: tests/port/run.sh [PATTERN]
+#
+# Every tests/port/modules/NAME/ (or those whose name contains PATTERN)
+# holds a legacy module written by us:
+#   input/        the module's .c/.h files
+#   expected/     the port's output (byte-compared, every file)
+#   report.expect lines that must appear in the report (grep -F), one test each
+#   exit.expect   convert.sh port's exit status (default 1)
+#   mutations     checks (sweep, sig, cap) whose mutation must make this case
+#                 fail: run with LSMCONV_PORT_MUTATE=CHECK, the output, the
+#                 exit status or a report.expect line must differ
+# Per case: output and exit status; one test per report line; idempotence
+# (porting expected/ again changes nothing and reports a todo on exactly the
+# same file:lines); one test per mutation.  Then the sweep's report mode
+# (spatch -D report) on one case, and the usage errors (exit 2, nothing
+# written).  TREE=DIR picks the target; JOBS=N cases at a time (default 2).
+# REGEN=1 rewrites expected/ from the current output (review the diff!).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+TARGET=${TREE:-$ROOT/build/linux-source-6.1}
+PATTERN=${1:-}
+JOBS=${JOBS:-2}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsmconv-port-test.XXXXXX")
+trap 'rm -rf -- "$TMP"' EXIT
+export LSMCONV_PORT_CACHE="$TMP/cache"
+mkdir -p "$LSMCONV_PORT_CACHE"
+
+if [[ ! -f "$TARGET/include/linux/lsm_hook_defs.h" ]]; then
+	tap_skip "port suite" "no target tree at $TARGET (make tree)"
+	tap_done
+	exit 0
+fi
+
+# port IN OUT REPORT [MUTATION]: prints the exit status.
+port() {
+	local rc=0
+	rm -rf -- "$2"
+	LSMCONV_PORT_MUTATE=${4:-} "$ROOT/convert.sh" port "$1" --name "$NAME" \
+		--target "$TARGET" --out "$2" --report "$3" >/dev/null 2>"$3.err" || rc=$?
+	echo "$rc"
+}
+
+# todo_lines REPORT: "file:line" of every todo.
+todo_lines() {
+	sed -n '/^## Left for a human/,/^## /s/^- \([^ ]*:[0-9]*\): .*/\1/p' "$1" | sort -u
+}
+
+same_tree() {
+	diff -r -x .lsmconv-port -- "$1" "$2" >/dev/null 2>&1
+}
+
+# One case; writes its results (unnumbered "ok"/"not ok" lines) to stdout.
+run_case() {
+	local c=$1 w want rc rc2 line m mrc failed
+	# the LSM name: the first .c file's name
+	NAME=$(cd "$c/input" && find . -name '*.c' | LC_ALL=C sort | head -n 1)
+	NAME=$(basename -- "${NAME%.c}")
+	w="$TMP/$(basename -- "$c")"
+	mkdir -p "$w"
+	want=1
+	[[ -f "$c/exit.expect" ]] && want=$(tr -d '[:space:]' <"$c/exit.expect")
+	rc=$(port "$c/input" "$w/out" "$w/report.md")
+	if [[ ${REGEN:-0} == 1 ]]; then
+		rm -rf -- "$c/expected"
+		cp -a "$w/out" "$c/expected"
+		rm -f -- "$c/expected/.lsmconv-port"
+		echo "$rc" >"$c/exit.expect"
+		[[ -z ${KEEP:-} ]] || cp -- "$w/report.md" "$KEEP/$(basename -- "$c").md"
+	fi
+	if [[ -d "$c/expected" ]] && same_tree "$c/expected" "$w/out" && [[ $rc == "$want" ]]; then
+		echo "ok - $NAME: output equals expected/, exit $rc"
+	else
+		echo "not ok - $NAME: output equals expected/, exit $rc (want $want)"
+		diff -r -x .lsmconv-port -- "$c/expected" "$w/out" 2>&1 | head -n 20 | sed 's/^/# /'
+		sed 's/^/# /' "$w/report.md.err"
+	fi
+	if [[ -f "$c/report.expect" ]]; then
+		while IFS= read -r line; do
+			[[ -z $line || $line == \#* ]] && continue
+			if grep -qF -- "$line" "$w/report.md"; then
+				echo "ok - $NAME: report has: $line"
+			else
+				echo "not ok - $NAME: report has: $line"
+			fi
+		done <"$c/report.expect"
+	fi
+	rc2=$(port "$w/out" "$w/out2" "$w/report2.md")
+	if same_tree "$w/out" "$w/out2" && [[ $rc2 == "$rc" ]] &&
+		[[ "$(todo_lines "$w/report.md")" == "$(todo_lines "$w/report2.md")" ]]; then
+		echo "ok - $NAME: idempotent (second run: same output, exit $rc2, todos at the same lines)"
+	else
+		echo "not ok - $NAME: idempotent (second run exit $rc2, first $rc)"
+		diff <(todo_lines "$w/report.md") <(todo_lines "$w/report2.md") | sed 's/^/# /' || true
+	fi
+	if [[ -f "$c/mutations" ]]; then
+		while IFS= read -r m; do
+			[[ -z $m ]] && continue
+			mrc=$(port "$c/input" "$w/mut-$m" "$w/mut-$m.md" "$m")
+			failed=0
+			same_tree "$c/expected" "$w/mut-$m" || failed=1
+			[[ $mrc == "$want" ]] || failed=1
+			if [[ -f "$c/report.expect" ]]; then
+				while IFS= read -r line; do
+					[[ -z $line || $line == \#* ]] && continue
+					grep -qF -- "$line" "$w/mut-$m.md" || failed=1
+				done <"$c/report.expect"
+			fi
+			if [[ $failed == 1 ]]; then
+				echo "ok - $NAME: mutation '$m' (check switched off) is caught"
+			else
+				echo "not ok - $NAME: mutation '$m' (check switched off) is caught"
+			fi
+		done <"$c/mutations"
+	fi
+}
+
+cases=()
+for c in "$HERE"/modules/*/; do
+	c=${c%/}
+	[[ -n $PATTERN && $(basename -- "$c") != *"$PATTERN"* ]] && continue
+	cases+=("$c")
+done
+
+i=0
+for c in "${cases[@]}"; do
+	run_case "$c" >"$TMP/result.$i" &
+	i=$((i + 1))
+	if ((i % JOBS == 0)); then
+		wait
+	fi
+done
+wait
+for ((k = 0; k < i; k++)); do
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) tap_ok "${line#ok - }" ;;
+		"not ok - "*) tap_not_ok "${line#not ok - }" ;;
+		*) echo "$line" ;;
+		esac
+	done <"$TMP/result.$k"
+done
+
+if [[ -z $PATTERN || $PATTERN == driver ]]; then
+	# The sweep is a standalone checker: report mode names file:line.
+	out=$(
+		cd "$HERE/modules/ops_only/input" || exit 0
+		spatch -D report -D target="$TARGET" \
+			--sp-file "$ROOT/cocci/port/legacy-sweep.cocci" opsonly.c 2>/dev/null || true
+	)
+	if grep -q '^opsonly.c:5:[0-9-]*: legacy LSM API: ' <<<"$out" &&
+		grep -q '^opsonly.c:17:[0-9-]*: legacy LSM API: reset_security_ops' <<<"$out"; then
+		tap_ok "driver: legacy-sweep.cocci in report mode names file:line"
+	else
+		tap_not_ok "driver: legacy-sweep.cocci in report mode names file:line"
+		tap_diag "$out"
+	fi
+	# capability.py reads the hook list from the tree, not from a typed list:
+	# a fake commoncap.c with one entry gives exactly that entry.
+	mkdir -p "$TMP/fake/security"
+	printf 'static struct security_hook_list capability_hooks[] __lsm_ro_after_init = {\n\tLSM_HOOK_INIT(file_open, cap_fake_open),\n};\n' \
+		>"$TMP/fake/security/commoncap.c"
+	got=$(PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.capability "$TMP/fake" 2>&1 || true)
+	tap_check "driver: capability.py reads capability_hooks[] of the tree given" \
+		test "$got" = "$(printf 'file_open\tcap_fake_open')"
+	got=$(PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.capability "$TARGET" | grep -c . || true)
+	want=$(sed -n '/capability_hooks\[\]/,/^};/p' "$TARGET/security/commoncap.c" | grep -c LSM_HOOK_INIT || true)
+	tap_check "driver: capability.py finds all $want hooks of the target's commoncap.c" \
+		test "$got" = "$want" -a "$want" -gt 0
+	NAME=x
+	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
+	tap_check "driver: missing input dir -> exit 2, nothing written" \
+		test "$rc" = 2 -a ! -e "$TMP/e1" -a ! -e "$TMP/e1.md"
+	rc=0
+	"$ROOT/convert.sh" port "$HERE/modules/clean61/input" --name x --target "$TMP" \
+		--out "$TMP/e2" >/dev/null 2>&1 || rc=$?
+	tap_check "driver: target without lsm_hook_defs.h -> exit 2, nothing written" \
+		test "$rc" = 2 -a ! -e "$TMP/e2"
+	mkdir -p "$TMP/user"
+	echo keep >"$TMP/user/mine.txt"
+	rc=0
+	"$ROOT/convert.sh" port "$HERE/modules/clean61/input" --name x --target "$TARGET" \
+		--out "$TMP/user" >/dev/null 2>&1 || rc=$?
+	tap_check "driver: --out not written by lsmconv is refused (exit 2, untouched)" \
+		test "$rc" = 2 -a "$(ls "$TMP/user")" = mine.txt
+	mkdir -p "$TMP/inp"
+	cp -- "$HERE/modules/clean61/input/clean.c" "$TMP/inp/"
+	rc=0
+	"$ROOT/convert.sh" port "$TMP/inp" --name x --target "$TARGET" \
+		--out "$TMP/inp/out" >/dev/null 2>&1 || rc=$?
+	tap_check "driver: --out inside the input directory is refused (exit 2, nothing written)" \
+		test "$rc" = 2 -a "$(ls "$TMP/inp")" = clean.c
+	rc=0
+	"$ROOT/convert.sh" port "$HERE/modules/clean61/input" --target "$TARGET" \
+		--out "$TMP/e3" >/dev/null 2>&1 || rc=$?
+	tap_check "driver: --name missing -> exit 2" test "$rc" = 2 -a ! -e "$TMP/e3"
+fi
+tap_done
