@@ -68,6 +68,7 @@ USAGE = """\
 usage: convert.sh tree DIR [options]
        convert.sh file FILE... [options]
        convert.sh series [series options]   (see convert.sh series --help)
+       convert.sh port DIR --name NAME [options]  (see convert.sh port --help)
 options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
                          (default: build/linux-source-6.1 next to convert.sh)
          --out DIR       write the results under DIR instead of in place (DIR
