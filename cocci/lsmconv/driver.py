@@ -551,7 +551,10 @@ def run_rules(w):
             cmd += ["-D", "legacy=" + ":".join(w.legacy)]
         cmd += ["--dir", w.cur, "--include-headers", "--in-place",
                 "--macro-file", w.macros, "--jobs", str(w.o.jobs), "--python", sys.executable,
-                "--temp-files", tmp, "--save-tmp-files"] + rule_options(r)
+                "--temp-files", tmp, "--save-tmp-files",
+                # --jobs > 1: the workers' output directories, else made in
+                # the current directory
+                "--tmp-dir", os.path.join(tmp, "jobs")] + rule_options(r)
         out = os.path.join(w.dir, "log", "%d.out" % k)
         err = os.path.join(w.dir, "log", "%d.err" % k)
         with open(out, "wb") as fo, open(err, "wb") as fe:
