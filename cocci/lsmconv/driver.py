@@ -400,6 +400,8 @@ def check_outputs(o):
 def _existing_parent(path):
     p = os.path.abspath(path)
     while not os.path.isdir(p):
+        if os.path.lexists(p):
+            raise Fail("--out %s: %s is not a directory" % (path, p))
         p = os.path.dirname(p)
     return p
 
