@@ -784,13 +784,15 @@ class Install:
             self._in_place()
 
     def _in_place(self):
-        for inp in self.inputs:
-            if inp.final == inp.data:
-                continue
+        todo = [inp for inp in self.inputs if inp.final != inp.data]
+        for inp in todo:
+            if not fsio.same_version(os.path.realpath(inp.orig), inp.st):
+                raise Fail("%s changed while it was being converted: nothing written, "
+                           "run again" % inp.orig)
+        for inp in todo:
             real = os.path.realpath(inp.orig)
             if not fsio.same_version(real, inp.st):
-                raise Fail("%s changed while it was being converted: not overwritten" % inp.orig,
-                           EXIT_FAILED)
+                raise OSError(0, "changed while it was being converted", inp.orig)
             self.journal.append(("restore", real, inp.data))
             fsio.write_through(real, inp.final)
             self.written.append(inp.orig)
