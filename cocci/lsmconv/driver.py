@@ -401,6 +401,8 @@ def check_outputs(o):
 def _existing_parent(path):
     p = os.path.abspath(path)
     while not os.path.isdir(p):
+        if os.path.lexists(p):
+            raise Fail("--out %s: %s is not a directory" % (path, p))
         p = os.path.dirname(p)
     return p
 
@@ -565,7 +567,10 @@ def run_rules(w):
             cmd += ["--dir", w.cur, "--include-headers", "--in-place",
                     "--macro-file", w.macros, "--jobs", str(w.o.jobs),
                     "--python", sys.executable,
-                    "--temp-files", tmp, "--save-tmp-files"] + rule_options(r)
+                    "--temp-files", tmp, "--save-tmp-files",
+                    # --jobs > 1: the workers' output directories, else made
+                    # in the current directory
+                    "--tmp-dir", os.path.join(tmp, "jobs")] + rule_options(r)
         out = os.path.join(w.dir, "log", "%d.out" % k)
         err = os.path.join(w.dir, "log", "%d.err" % k)
         with open(out, "wb") as fo, open(err, "wb") as fe:
@@ -794,13 +799,15 @@ class Install:
             self._in_place()
 
     def _in_place(self):
-        for inp in self.inputs:
-            if inp.final == inp.data:
-                continue
+        todo = [inp for inp in self.inputs if inp.final != inp.data]
+        for inp in todo:
+            if not fsio.same_version(os.path.realpath(inp.orig), inp.st):
+                raise Fail("%s changed while it was being converted: nothing written, "
+                           "run again" % inp.orig)
+        for inp in todo:
             real = os.path.realpath(inp.orig)
             if not fsio.same_version(real, inp.st):
-                raise Fail("%s changed while it was being converted: not overwritten" % inp.orig,
-                           EXIT_FAILED)
+                raise OSError(0, "changed while it was being converted", inp.orig)
             self.journal.append(("restore", real, inp.data))
             fsio.write_through(real, inp.final)
             self.written.append(inp.orig)
