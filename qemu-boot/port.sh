@@ -70,9 +70,6 @@ if [ "$baseline" != none ]; then
 		baseline=none
 	fi
 fi
-mkdir -p "$work"
-work=$(realpath "$work")
-kbase=$(basename "$work")
 
 # --- modules -----------------------------------------------------------
 names=() srcs=() tests=() fins=()
@@ -85,8 +82,11 @@ for spec in "${specs[@]}"; do
 	[ -n "$name" ] || name=$(basename "$dir" | tr -c 'A-Za-z0-9_\n' '_')
 	[[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
 		fail_setup "$name: a module name must be lower case letters, digits, '_' (give MODULE:NAME or NAME=)"
+	[ ! -e "$target/security/$name" ] ||
+		fail_setup "$name: $target/security/$name exists already; pick another name (MODULE:NAME or NAME=)"
+	case " ${names[*]} " in *" $name "*) fail_setup "$name: given twice" ;; esac
 	src=$dir
-	[ -d "$dir/legacy" ] && src=$dir/legacy
+	if [ -d "$dir/legacy" ]; then src=$dir/legacy; fi
 	compgen -G "$src/*.c" >/dev/null || fail_setup "$src: no .c files"
 	fin=''
 	if [ "$finished" = 1 ]; then
@@ -99,6 +99,9 @@ done
 if [ -n "$mutate" ]; then
 	case " ${names[*]} " in *" ${mutate%%:*} "*) ;; *) fail_setup "--mutate-drop $mutate: no module ${mutate%%:*}" ;; esac
 fi
+mkdir -p "$work"
+work=$(realpath "$work")
+kbase=$(basename "$work")
 n=${#names[@]}
 STEPS=6
 results=()
@@ -108,7 +111,7 @@ failed() { results+=("$1"); status=1; }
 
 # --- 1. convert ----------------------------------------------------------
 progress 1 $STEPS "converting ${names[*]} for $(kernel_version "$target")"
-if "$LSMCONV_ROOT/convert.sh" port --help >/dev/null 2>&1; then port_mode=1; else port_mode=0; fi
+if "$LSMCONV_ROOT/convert.sh" --help 2>&1 | grep -q "convert.sh port "; then port_mode=1; else port_mode=0; fi
 for i in $(seq 0 $((n - 1))); do
 	name=${names[$i]} src=${srcs[$i]}
 	out=$work/$name/converted
@@ -134,6 +137,20 @@ for i in $(seq 0 $((n - 1))); do
 		[ -e "$f" ] || continue
 		[ -e "$out/$(basename "$f")" ] || cp "$f" "$out/"
 	done
+done
+
+# With --finished: how the hand-finished port differs from the tool output
+# (informational: every hunk a todo named, or the ones none did).
+for i in $(seq 0 $((n - 1))); do
+	[ -n "${fins[$i]}" ] || continue
+	name=${names[$i]}
+	rc=0
+	PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.finishcheck --tool "$work/$name/converted" \
+		--finished "${fins[$i]}" --report "$work/$name/report.md" \
+		--edits "${fins[$i]}/EDITS.tsv" >"$work/$name/finished-diff.tsv" || rc=$?
+	echo "  $name: finished/ differs from the tool output in $(grep -c '' "$work/$name/finished-diff.tsv" || true) hunk(s), $(grep -c '^unnamed' "$work/$name/finished-diff.tsv" || true) of them named by no todo" >&2
+	sed -n 's/^unnamed\t/    not named by a todo: /p' "$work/$name/finished-diff.tsv" >&2
+	[ $rc -lt 2 ] || fail_setup "$name: finished-diff check failed (exit $rc)"
 done
 
 # --- scratch trees -------------------------------------------------------
@@ -259,14 +276,18 @@ fragment "$work/target.config" "$order" "${names[@]}"
 # --- 3. build ------------------------------------------------------------------
 progress 3 $STEPS "building $kbase-target (build-kernel.sh; a cold build takes 5-15 min)"
 t0=$(date +%s)
-tlog=$LSMCONV_ROOT/build/kernels/$kbase-target/build.log
 if ! bz=$(build "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
 	echo "  build failed after $(($(date +%s) - t0)) s; attributing the errors to the report's todos" >&2
 	bad=0
+	rm -f "$work"/*/attribution.tsv
 	for i in $(seq 0 $((n - 1))); do
 		name=${names[$i]}
+		# Every error of the module, not only those make reached before it
+		# stopped: compile its directory alone, -k, in the same O= dir.
+		make -C "$ttree" O="$LSMCONV_ROOT/build/kernels/$kbase-target" ARCH=x86_64 -k \
+			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
 		rc=0
-		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$tlog" \
+		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$work/$name/compile.log" \
 			--report "$work/$name/report.md" --module-dir "security/$name" \
 			--src "$work/$name/build-src" >"$work/$name/attribution.tsv" || rc=$?
 		rep=$(grep -c '^reported' "$work/$name/attribution.tsv" || true)
@@ -276,7 +297,9 @@ if ! bz=$(build "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); the
 		sed -n 's/^reported\t\([^\t]*\)\t\([^\t]*\)\t\(.*\)/    \1: \2\n      <- todo \3/p' "$work/$name/attribution.tsv" | head -20 >&2
 		[ $rc = 0 ] || { bad=1; echo "  $name: an LSM-API compile error the report did not name: the report gave a false all-clear" >&2; }
 	done
-	if [ $bad = 1 ]; then
+	if ! grep -qh '' "$work"/*/attribution.tsv 2>/dev/null; then
+		echo "port.sh: FAIL build: no error in the modules' directories; the kernel itself failed, see $LSMCONV_ROOT/build/kernels/$kbase-target/build.log" >&2
+	elif [ $bad = 1 ]; then
 		echo "port.sh: FAIL build: unreported LSM-API errors (see above)" >&2
 	else
 		echo "port.sh: FAIL build: every LSM-API error is a todo of the report: finish those todos (docs/porting.md), then run make port again" >&2

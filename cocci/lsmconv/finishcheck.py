@@ -8,7 +8,9 @@ the port report's todos said to edit.
 Every hunk of `diff TOOL/F FINISHED/F` (for each .c/.h file of either side)
 must be explained: it touches a line a todo names (file:line of the tool
 output), lies in a function around a todo's line or named in a todo's text,
-changes a line that uses a function a todo names, or contains a line
+changes a line that uses a function a todo names or is in, changes a line
+with an identifier (one with an underscore) the todo's text names (the
+`credcount_blob_sizes` a blob todo tells you to declare), or contains a line
 matching a row of EDITS.tsv (`file<TAB>text<TAB>reason`: the edits the
 report does not name, each with its reason).  Prints one line per hunk,
 
@@ -76,9 +78,13 @@ def check(tool_text, fin_text, fname, todos, edits):
         used = set()
         for line in changed:
             used |= set(IDENT.findall(line)) & defined
+        idents = set()
+        for line in changed:
+            idents |= {w for w in IDENT.findall(line) if '_' in w.strip('_')}
         for ln, detail, around, names in mine:
             if first - 1 <= ln <= last + (0 if olds else 1) or \
-                    (fn is not None and (fn == around or fn in names)) or (used & names):
+                    (fn is not None and (fn == around or fn in names)) or \
+                    (used & (names | {around})) or (idents & names):
                 why = f'{fname}:{ln}: {detail}'
                 break
         if why is None:

@@ -109,8 +109,20 @@ if [ ! -d "$tree" ]; then
 	exit
 fi
 
+# --- bad input: a clear error, exit 2, nothing written -------------------------
+bad() {
+	local want=$1 rc=0
+	shift
+	qemu-boot/port.sh --work "$fx/bad" "$@" >"$fx/bad.out" 2>&1 || rc=$?
+	[ $rc = 2 ] && grep -q "$want" "$fx/bad.out" && [ ! -e "$fx/bad" ]
+}
+tap_check "bad input: a missing module directory" bad 'no such module directory' "$fx/nonexistent"
+tap_check "bad input: a name the tree has already (selinux)" bad 'exists already' "$M/uidopen:selinux"
+tap_check "bad input: an invalid name" bad 'must be lower case' "$M/uidopen:Bad-Name"
+tap_check "bad input: --finished without finished/" bad 'finished does not exist' --finished "$fx"
+
 # --- finished/ vs tool output ---------------------------------------------------
-if ./convert.sh port --help >/dev/null 2>&1; then port_mode=1; else port_mode=0; fi
+if ./convert.sh --help 2>&1 | grep -q "convert.sh port "; then port_mode=1; else port_mode=0; fi
 for m in "${mods[@]}"; do
 	out=$fx/conv-$m
 	rc=0

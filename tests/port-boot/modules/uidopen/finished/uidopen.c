@@ -18,7 +18,7 @@
 #define UIDOPEN_UID	1000
 #define UIDOPEN_PREFIX	"lsmconv-secret"
 
-static int uidopen_file_open(struct file *file)
+static int uidopen_dentry_open(struct file *file)
 {
 	const struct cred *cred = file->f_cred;
 	const char *name = file->f_path.dentry->d_name.name;
@@ -30,7 +30,7 @@ static int uidopen_file_open(struct file *file)
 }
 
 static struct security_hook_list uidopen_hooks[] __lsm_ro_after_init = {
-	LSM_HOOK_INIT(file_open, uidopen_file_open),
+	LSM_HOOK_INIT(file_open, uidopen_dentry_open),
 };
 
 static __init int uidopen_init(void)
