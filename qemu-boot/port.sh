@@ -132,8 +132,8 @@ for i in $(seq 0 $((n - 1))); do
 	*) sed 's/^/    /' "$work/$name/convert.log" | tail -5 >&2
 	   fail_setup "$name: convert.sh failed (exit $rc), see $work/$name/convert.log" ;;
 	esac
-	# Convert.sh file keeps only basenames; copy headers it did not touch.
-	for f in "$src"/*.h; do
+	# Files the converter did not change are not written: copy them.
+	for f in "$src"/*.[ch]; do
 		[ -e "$f" ] || continue
 		[ -e "$out/$(basename "$f")" ] || cp "$f" "$out/"
 	done
@@ -356,7 +356,7 @@ for i in $(seq 0 $((n - 1))); do
 	tlist+=("${mt[@]}")
 done
 initrd=$work/initrd.cpio.gz
-"$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$initrd" --add "$guest:/lsmtest" >/dev/null
+"$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$initrd" --add "$guest/.:/lsmtest" >/dev/null
 t0=$(date +%s)
 tests_arg=$(IFS=,; echo "port-listed${tlist[*]:+,${tlist[*]}}")
 rc=0
