@@ -26,9 +26,9 @@ cd "$root"
 export PYTHONPATH=$root/cocci
 
 echo "TAP version 13"
-mods=(unlinkguard ptraceblock uidopen credcount)
+mods=(unlinkguard ptraceblock credcount uidopen)
 equiv=(unlinkguard ptraceblock)
-nobase=(uidopen credcount)
+nobase=(credcount uidopen)
 M=tests/port-boot/modules
 work=build/port-boot-test
 fx=build/port-boot-fixtures
