@@ -64,6 +64,17 @@ series: baseline
 verify: series
 	@verify/pipeline.sh --baseline $(BASELINE) --series $(SERIES) --distro "$(TREE)"
 
+# Port one legacy module: convert, build into a scratch copy of the tree,
+# boot, check /sys/kernel/security/lsm and the module's tests/, compare with
+# the legacy form on the baseline (docs/porting.md).
+#   make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]
+# FINISHED=1 builds DIR/finished/ (your hand-finished port) instead of the
+# tool output.
+.PHONY: port
+port: tree
+	@test -n "$(MODULE)" || { echo "usage: make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]" >&2; exit 2; }
+	@qemu-boot/port.sh --target $(TREE) $(if $(FINISHED),--finished) "$(MODULE)$(if $(NAME),:$(NAME))"
+
 check: tree
 	@tests/run.sh
 

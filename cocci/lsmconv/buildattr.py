@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Attribute the compile errors of a ported module to the todos of its report.
+
+`make port` (qemu-boot/port.sh) builds a converted module inside a kernel
+tree.  Every compiler error in the module's directory must be explained by a
+todo of the port report: the same file and line, or the same function (the
+function gcc names in "In function 'f'", or the one around the todo's line,
+or a function the todo's text names).  An error no todo explains is "not
+reported"; when it concerns the LSM API it means the report gave a false
+all-clear, and the run fails.
+
+usage: python3 -m lsmconv.buildattr --log BUILD.LOG --report REPORT.md
+           --module-dir security/NAME --src DIR
+prints one line per error:
+    reported<TAB>file:line<TAB>error<TAB>todo
+    not-reported<TAB>file:line<TAB>error<TAB>lsm-api|other
+and exits 0 when every LSM-API error is reported, 1 otherwise, 2 on usage.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+# An error is about the LSM API when its text or its source line names it.
+LSM_API = re.compile(
+    r'security_operations|security_hook_list|security_hook_heads|LSM_HOOK_INIT|'
+    r'DEFINE_LSM|lsm_info|lsm_blob_sizes|register_security|security_initcall|'
+    r'security_module_enable|security_add_hooks|security_fixup_ops|secondary_ops|'
+    r'\bcap_[a-z_]+|->security\b|\bi_security\b|\bf_security\b|\bs_security\b|'
+    r'\bsk_security\b|security_list_options|_hooks\b')
+
+ERROR = re.compile(r'^(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$')
+IN_FUNC = re.compile(r"^(?P<file>[^:\s]+): In function ['‘](?P<func>[A-Za-z_]\w*)['’]:")
+TODO = re.compile(r'^- (?P<file>[^:\s]+):(?P<line>\d+): (?P<detail>.*)$')
+FUNC_DEF = re.compile(r'^[A-Za-z_][^;{}()]*?\b(?P<name>[A-Za-z_]\w*)\s*\(')
+
+
+def parse_todos(report_text):
+    """Todo items of a report: the lines under '## Left for a human'."""
+    todos = []
+    inside = False
+    for line in report_text.splitlines():
+        if line.startswith('## '):
+            inside = line.strip().lower().startswith('## left for a human')
+            continue
+        if not inside:
+            continue
+        m = TODO.match(line.strip())
+        if m:
+            todos.append((os.path.basename(m.group('file')), int(m.group('line')),
+                          m.group('detail')))
+    return todos
+
+
+def functions(text):
+    """[(first_line, last_line, name)] of the top-level function bodies in C text."""
+    spans = []
+    depth = 0
+    pending = None  # name of the last top-level declarator seen
+    start = None
+    name = None
+    for no, line in enumerate(text.splitlines(), 1):
+        if depth == 0:
+            m = FUNC_DEF.match(line)
+            if m:
+                pending = (no, m.group('name'))
+            elif line.strip().startswith(('#', '/*', '*', '//')) or not line.strip():
+                pass
+            elif not line.startswith((' ', '\t', ')')) and '{' not in line:
+                pending = None
+        for ch in line:
+            if ch == '{':
+                if depth == 0:
+                    if pending is not None and (')' in line or line.strip() == '{'):
+                        start, name = pending
+                    else:
+                        start, name = None, None
+                depth += 1
+            elif ch == '}':
+                depth = max(depth - 1, 0)
+                if depth == 0:
+                    if start is not None:
+                        spans.append((start, no, name))
+                    start, name, pending = None, None, None
+    return spans
+
+
+def function_at(spans, line):
+    for first, last, name in spans:
+        if first <= line <= last:
+            return name
+    return None
+
+
+def parse_errors(log_text, module_dir):
+    """[(basename, line, function or None, message)] for errors in module_dir."""
+    errors = []
+    func = {}
+    marker = module_dir.rstrip('/') + '/'
+    for raw in log_text.splitlines():
+        m = IN_FUNC.match(raw)
+        if m and marker in m.group('file'):
+            func[m.group('file')] = m.group('func')
+            continue
+        if ': At top level:' in raw:
+            func[raw.split(':', 1)[0]] = None
+            continue
+        m = ERROR.match(raw)
+        if m and marker in m.group('file'):
+            errors.append((os.path.basename(m.group('file')), int(m.group('line')),
+                           func.get(m.group('file')), m.group('msg')))
+    return errors
+
+
+def attribute(errors, todos, sources):
+    """Yield (error, todo or None, is_lsm_api) per error.
+
+    sources maps a basename to the text of the built file (for the function
+    around a todo and the source line of an error)."""
+    spans = {f: functions(t) for f, t in sources.items()}
+    lines = {f: t.splitlines() for f, t in sources.items()}
+    todo_funcs = []
+    for f, ln, detail in todos:
+        names = set(re.findall(r'[A-Za-z_]\w*', detail))
+        around = function_at(spans.get(f, []), ln)
+        todo_funcs.append((f, ln, detail, around, names))
+    for err in errors:
+        f, ln, fn, msg = err
+        src = ''
+        if f in lines and 0 < ln <= len(lines[f]):
+            src = lines[f][ln - 1]
+        if fn is None:
+            fn = function_at(spans.get(f, []), ln)
+        hit = None
+        for tf, tl, detail, around, names in todo_funcs:
+            if tf != f:
+                continue
+            if tl == ln or (fn is not None and (fn == around or fn in names)):
+                hit = (tf, tl, detail)
+                break
+        if hit is None:
+            # An error on a line (an initializer entry, a call) that uses a
+            # function of the module a todo names.
+            defined = {n for _a, _b, n in spans.get(f, [])}
+            used = set(re.findall(r'[A-Za-z_]\w*', src)) & defined
+            for tf, tl, detail, around, names in todo_funcs:
+                if tf == f and used & names:
+                    hit = (tf, tl, detail)
+                    break
+        api = bool(LSM_API.search(msg) or LSM_API.search(src))
+        yield err, hit, api
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--log', required=True)
+    ap.add_argument('--report', required=True)
+    ap.add_argument('--module-dir', required=True)
+    ap.add_argument('--src', required=True, help='directory of the built module sources')
+    a = ap.parse_args(argv)
+    try:
+        with open(a.log, errors='replace') as fh:
+            log = fh.read()
+        with open(a.report, errors='replace') as fh:
+            report = fh.read()
+    except OSError as e:
+        print(f'buildattr: {e}', file=sys.stderr)
+        return 2
+    sources = {}
+    for n in sorted(os.listdir(a.src)):
+        if n.endswith(('.c', '.h')):
+            with open(os.path.join(a.src, n), errors='replace') as fh:
+                sources[n] = fh.read()
+    bad = 0
+    for (f, ln, _fn, msg), hit, api in attribute(parse_errors(log, a.module_dir),
+                                                 parse_todos(report), sources):
+        if hit:
+            print(f'reported\t{f}:{ln}\t{msg}\t{hit[0]}:{hit[1]}: {hit[2]}')
+        else:
+            print(f'not-reported\t{f}:{ln}\t{msg}\t{"lsm-api" if api else "other"}')
+            bad += api
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

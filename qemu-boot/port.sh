@@ -1,0 +1,459 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Port legacy security modules into a kernel tree, build it, boot it, and
+# (when the legacy form builds on the rewound baseline) prove the decisions
+# did not change.  `make port MODULE=DIR [NAME=] [TREE=]` runs this.
+#
+# usage: port.sh [--target TREE] [--baseline TREE|none] [--work DIR]
+#                [--finished] [--mutate-drop NAME:HOOK] [--timeout S]
+#                MODULE[:NAME]...
+#
+# MODULE is a directory holding the legacy module's *.c/*.h files, or one
+# with legacy/ (the sources), finished/ (a hand-finished port, used with
+# --finished) and tests/.  Guest tests: MODULE/tests/*.c are compiled
+# static, other executables are copied; each runs in /lsmtest/ (exit 0 pass,
+# 77 skip, else fail).  NAME defaults to the directory name.
+#
+# Steps: convert (convert.sh port, or convert.sh file while the tree has no
+# port mode) -> scratch copy of TREE with security/NAME/, Kconfig, Makefile
+# and CONFIG_LSM -> build (qemu-boot/build-kernel.sh; compile errors are
+# attributed to the report's todos) -> boot with lsm=capability,NAME...
+# (qemu-boot/run.sh), /sys/kernel/security/lsm must list every NAME, the
+# guest tests must pass -> equivalence: the legacy sources built into a
+# scratch copy of the baseline, booted with security=NAME, the same tests,
+# verify/compare.sh on the two traces.
+#
+# Exit: 0 every step passed; 1 a step failed (named); 2 usage or setup error.
+# Nothing is written into TREE or the baseline: both are copied with
+# hard links (cp -al) and every file port.sh changes is replaced, not edited.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	sed -n '7,9s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+fail_setup() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 2
+}
+
+target=$LSMCONV_ROOT/build/linux-source-6.1
+baseline=$LSMCONV_ROOT/build/baseline
+work=$LSMCONV_ROOT/build/port
+finished=0 mutate='' timeout=${LSMCONV_BOOT_TIMEOUT:-120}
+specs=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--target) target=${2:?}; shift 2 ;;
+	--baseline) baseline=${2:?}; shift 2 ;;
+	--work) work=${2:?}; shift 2 ;;
+	--finished) finished=1; shift ;;
+	--mutate-drop) mutate=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	-h | --help) usage ;;
+	-*) echo "${0##*/}: unknown option $1" >&2; usage ;;
+	*) specs+=("$1"); shift ;;
+	esac
+done
+[ ${#specs[@]} -gt 0 ] || usage
+is_kernel_tree "$target" || fail_setup "$target: not a kernel tree (make tree, or TREE=DIR)"
+[ -f "$target/include/linux/lsm_hook_defs.h" ] ||
+	fail_setup "$target: no include/linux/lsm_hook_defs.h (the target must have hook lists, 5.7 or later)"
+target=$(realpath "$target")
+if [ "$baseline" != none ]; then
+	if is_kernel_tree "$baseline" && grep -q 'struct security_operations {' "$baseline/include/linux/security.h" 2>/dev/null; then
+		baseline=$(realpath "$baseline")
+	else
+		warn "$baseline: no legacy baseline (make baseline); the equivalence step is skipped"
+		baseline=none
+	fi
+fi
+
+# --- modules -----------------------------------------------------------
+names=() srcs=() tests=() fins=()
+for spec in "${specs[@]}"; do
+	dir=${spec%%:*}
+	name=${spec#"$dir"}
+	name=${name#:}
+	[ -d "$dir" ] || fail_setup "$dir: no such module directory"
+	dir=$(realpath "$dir")
+	[ -n "$name" ] || name=$(basename "$dir" | tr -c 'A-Za-z0-9_\n' '_')
+	[[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
+		fail_setup "$name: a module name must be lower case letters, digits, '_' (give MODULE:NAME or NAME=)"
+	[ ! -e "$target/security/$name" ] ||
+		fail_setup "$name: $target/security/$name exists already; pick another name (MODULE:NAME or NAME=)"
+	case " ${names[*]} " in *" $name "*) fail_setup "$name: given twice" ;; esac
+	src=$dir
+	if [ -d "$dir/legacy" ]; then src=$dir/legacy; fi
+	compgen -G "$src/*.c" >/dev/null || fail_setup "$src: no .c files"
+	fin=''
+	if [ "$finished" = 1 ]; then
+		[ -d "$dir/finished" ] || fail_setup "--finished: $dir/finished does not exist"
+		fin=$dir/finished
+	fi
+	names+=("$name") srcs+=("$src") fins+=("$fin")
+	if [ -d "$dir/tests" ]; then tests+=("$dir/tests"); else tests+=(''); fi
+done
+if [ -n "$mutate" ]; then
+	case " ${names[*]} " in *" ${mutate%%:*} "*) ;; *) fail_setup "--mutate-drop $mutate: no module ${mutate%%:*}" ;; esac
+fi
+mkdir -p "$work"
+work=$(realpath "$work")
+kbase=$(basename "$work")
+n=${#names[@]}
+STEPS=6
+results=()
+status=0
+note() { results+=("$1"); }
+failed() { results+=("$1"); status=1; }
+
+# --- 1. convert ----------------------------------------------------------
+progress 1 $STEPS "converting ${names[*]} for $(kernel_version "$target")"
+if "$LSMCONV_ROOT/convert.sh" --help 2>&1 | grep -q "convert.sh port "; then port_mode=1; else port_mode=0; fi
+for i in $(seq 0 $((n - 1))); do
+	name=${names[$i]} src=${srcs[$i]}
+	out=$work/$name/converted
+	rm -rf "$out"
+	mkdir -p "$out"
+	rc=0
+	if [ $port_mode = 1 ]; then
+		"$LSMCONV_ROOT/convert.sh" port "$src" --target "$target" --name "$name" \
+			--out "$out" --report "$work/$name/report.md" >"$work/$name/convert.log" 2>&1 || rc=$?
+	else
+		mapfile -t files < <(find "$src" -maxdepth 1 -name '*.[ch]' | sort)
+		"$LSMCONV_ROOT/convert.sh" file "${files[@]}" --target "$target" \
+			--out "$out" --report "$work/$name/report.md" >"$work/$name/convert.log" 2>&1 || rc=$?
+	fi
+	case $rc in
+	0) echo "  $name: converted, nothing left for a human" >&2 ;;
+	1) echo "  $name: converted, $(grep -c '^- .*:[0-9]*: ' <(sed -n '/^## Left for a human/,/^## /p' "$work/$name/report.md")) todo(s) left (report: $work/$name/report.md)" >&2 ;;
+	*) sed 's/^/    /' "$work/$name/convert.log" | tail -5 >&2
+	   fail_setup "$name: convert.sh failed (exit $rc), see $work/$name/convert.log" ;;
+	esac
+	# Files the converter did not change are not written: copy them.
+	for f in "$src"/*.[ch]; do
+		[ -e "$f" ] || continue
+		[ -e "$out/$(basename "$f")" ] || cp "$f" "$out/"
+	done
+done
+
+# With --finished: how the hand-finished port differs from the tool output
+# (informational: every hunk a todo named, or the ones none did).
+for i in $(seq 0 $((n - 1))); do
+	[ -n "${fins[$i]}" ] || continue
+	name=${names[$i]}
+	rc=0
+	PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.finishcheck --tool "$work/$name/converted" \
+		--finished "${fins[$i]}" --report "$work/$name/report.md" \
+		--edits "${fins[$i]}/EDITS.tsv" >"$work/$name/finished-diff.tsv" || rc=$?
+	echo "  $name: finished/ differs from the tool output in $(grep -c '' "$work/$name/finished-diff.tsv" || true) hunk(s), $(grep -c '^unnamed' "$work/$name/finished-diff.tsv" || true) of them named by no todo" >&2
+	sed -n 's/^unnamed\t/    not named by a todo: /p' "$work/$name/finished-diff.tsv" >&2
+	[ $rc -lt 2 ] || fail_setup "$name: finished-diff check failed (exit $rc)"
+done
+
+# --- scratch trees -------------------------------------------------------
+# replace FILE: stdin becomes FILE only when it differs (mtime kept, so the
+# build stays incremental; a new inode, so a hard-linked original is safe).
+replace() {
+	local f=$1 tmp
+	tmp=$(mktemp "$f.XXXXXX")
+	cat >"$tmp"
+	if [ -f "$f" ] && cmp -s "$tmp" "$f"; then rm -f "$tmp"; else mv -f "$tmp" "$f"; fi
+}
+
+# scratch ORIG COPY: a hard-linked copy of a kernel tree without .git.
+scratch() {
+	local orig=$1 copy=$2 e
+	if [ ! -f "$copy/.lsmconv-scratch" ] || [ "$(cat "$copy/.lsmconv-scratch")" != "$orig" ]; then
+		echo "  copying $orig -> $copy (hard links)" >&2
+		rm -rf "$copy"
+		mkdir -p "$copy"
+		for e in "$orig"/* "$orig"/.[!.]*; do
+			[ -e "$e" ] || continue
+			case ${e##*/} in .git) continue ;; esac
+			cp -al "$e" "$copy/"
+		done
+		echo "$orig" >"$copy/.lsmconv-scratch"
+	fi
+}
+
+# install COPY ORIG NAME... : security/NAME/ from $work/NAME/build-src, wiring.
+install_modules() {
+	local copy=$1 orig=$2 m f
+	shift 2
+	local mods=("$@")
+	# Remove module directories of an earlier run that are not wanted now.
+	for d in "$copy"/security/*/.lsmconv-port; do
+		[ -e "$d" ] || continue
+		m=$(basename "$(dirname "$d")")
+		case " ${mods[*]} " in *" $m "*) ;; *) rm -rf "${copy:?}/security/$m" ;; esac
+	done
+	for m in "${mods[@]}"; do
+		[ ! -e "$orig/security/$m" ] || fail_setup "$m: $orig/security/$m exists already; pick another NAME"
+		mkdir -p "$copy/security/$m"
+		touch "$copy/security/$m/.lsmconv-port"
+		for f in "$copy/security/$m"/*.[ch]; do
+			[ -e "$f" ] || continue
+			[ -e "$work/$m/build-src/$(basename "$f")" ] || rm -f "$f"
+		done
+		objs=''
+		for f in "$work/$m/build-src"/*; do
+			# shellcheck disable=SC2094 # $f is under $work, not the copy
+			replace "$copy/security/$m/$(basename "$f")" <"$f"
+			case $f in *.c) objs+=" $(basename "${f%.c}").o" ;; esac
+		done
+		{
+			echo "# SPDX-License-Identifier: GPL-2.0"
+			echo "# Written by lsmconv's make port."
+			echo "obj-\$(CONFIG_SECURITY_${m^^}) := $m.o"
+			[ "$objs" = " $m.o" ] || echo "$m-y :=$objs"
+			echo "ccflags-y += -Werror=incompatible-pointer-types"
+			[ ! -f "$work/$m/build-src/lsmconv-baseline-compat.h" ] ||
+				echo "ccflags-y += -include \$(srctree)/security/$m/lsmconv-baseline-compat.h"
+		} | replace "$copy/security/$m/Makefile"
+		printf 'config SECURITY_%s\n\tbool "%s (ported by lsmconv)"\n\tdepends on SECURITY\n\thelp\n\t  The %s security module, ported by lsmconv make port.\n' \
+			"${m^^}" "$m" "$m" | replace "$copy/security/$m/Kconfig"
+	done
+	{
+		sed '/^source "security\/integrity\/Kconfig"/Q' "$orig/security/Kconfig"
+		for m in "${mods[@]}"; do echo "source \"security/$m/Kconfig\""; done
+		sed -n '/^source "security\/integrity\/Kconfig"/,$p' "$orig/security/Kconfig"
+	} | replace "$copy/security/Kconfig"
+	grep -q "source \"security/${mods[0]}/Kconfig\"" "$copy/security/Kconfig" ||
+		fail_setup "$orig/security/Kconfig: no 'source \"security/integrity/Kconfig\"' line to put the modules before"
+	{
+		cat "$orig/security/Makefile"
+		for m in "${mods[@]}"; do echo "obj-\$(CONFIG_SECURITY_${m^^}) += $m/"; done
+	} | replace "$copy/security/Makefile"
+}
+
+# fragment FILE LSMORDER NAME...
+fragment() {
+	local f=$1 order=$2 m
+	shift 2
+	{
+		echo "# Written by lsmconv's make port."
+		echo "CONFIG_SECURITY=y"
+		echo "CONFIG_SECURITYFS=y"
+		echo "CONFIG_SECURITY_NETWORK=y"
+		echo "CONFIG_SECURITY_PATH=y"
+		for m in "$@"; do echo "CONFIG_SECURITY_${m^^}=y"; done
+		echo "CONFIG_LSM=\"$order\""
+	} | replace "$f"
+}
+
+# build TREE KNAME FRAGMENT: prints the bzImage path; 1 on a build failure.
+build() {
+	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" \
+		--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config" --fragment "$3"
+}
+
+# --- 2. into the target tree -------------------------------------------------
+progress 2 $STEPS "installing ${names[*]} into a scratch copy of $target"
+ttree=$work/target-tree
+scratch "$target" "$ttree"
+for i in $(seq 0 $((n - 1))); do
+	name=${names[$i]}
+	from=$work/$name/converted
+	[ -z "${fins[$i]}" ] || from=${fins[$i]}
+	rm -rf "$work/$name/build-src"
+	mkdir -p "$work/$name/build-src"
+	cp "$from"/*.[ch] "$work/$name/build-src/"
+	if [ -n "$mutate" ] && [ "${mutate%%:*}" = "$name" ]; then
+		hook=${mutate#*:}
+		grep -q "LSM_HOOK_INIT($hook," "$work/$name/build-src"/*.c ||
+			fail_setup "--mutate-drop $mutate: no LSM_HOOK_INIT($hook, ...) in $name"
+		sed -i "/LSM_HOOK_INIT($hook,/d" "$work/$name/build-src"/*.c
+		echo "  mutation: LSM_HOOK_INIT($hook, ...) dropped from $name" >&2
+	fi
+done
+install_modules "$ttree" "$target" "${names[@]}"
+order=$(IFS=,; echo "${names[*]}")
+fragment "$work/target.config" "$order" "${names[@]}"
+
+# --- 3. build ------------------------------------------------------------------
+progress 3 $STEPS "building $kbase-target (build-kernel.sh; a cold build takes 5-15 min)"
+t0=$(date +%s)
+if ! bz=$(build "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
+	echo "  build failed after $(($(date +%s) - t0)) s; attributing the errors to the report's todos" >&2
+	bad=0
+	rm -f "$work"/*/attribution.tsv
+	for i in $(seq 0 $((n - 1))); do
+		name=${names[$i]}
+		# Every error of the module, not only those make reached before it
+		# stopped: compile its directory alone, -k, in the same O= dir.
+		make -C "$ttree" O="$LSMCONV_ROOT/build/kernels/$kbase-target" ARCH=x86_64 -k \
+			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
+		rc=0
+		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$work/$name/compile.log" \
+			--report "$work/$name/report.md" --module-dir "security/$name" \
+			--src "$work/$name/build-src" >"$work/$name/attribution.tsv" || rc=$?
+		rep=$(grep -c '^reported' "$work/$name/attribution.tsv" || true)
+		unrep=$(grep -c '^not-reported' "$work/$name/attribution.tsv" || true)
+		echo "  $name: $rep error(s) named by a todo, $unrep not reported" >&2
+		sed -n 's/^not-reported\t/    not reported: /p' "$work/$name/attribution.tsv" >&2
+		sed -n 's/^reported\t\([^\t]*\)\t\([^\t]*\)\t\(.*\)/    \1: \2\n      <- todo \3/p' "$work/$name/attribution.tsv" | head -20 >&2
+		[ $rc = 0 ] || { bad=1; echo "  $name: an LSM-API compile error the report did not name: the report gave a false all-clear" >&2; }
+	done
+	if ! grep -qh '' "$work"/*/attribution.tsv 2>/dev/null; then
+		echo "port.sh: FAIL build: no error in the modules' directories; the kernel itself failed, see $LSMCONV_ROOT/build/kernels/$kbase-target/build.log" >&2
+	elif [ $bad = 1 ]; then
+		echo "port.sh: FAIL build: unreported LSM-API errors (see above)" >&2
+	else
+		echo "port.sh: FAIL build: every LSM-API error is a todo of the report: finish those todos (docs/porting.md), then run make port again" >&2
+	fi
+	exit 1
+fi
+note "build target: pass ($(($(date +%s) - t0)) s, $bz)"
+echo "  built in $(($(date +%s) - t0)) s" >&2
+
+# --- 4. guest tests and boot -------------------------------------------------------
+progress 4 $STEPS "booting with lsm=capability,$order"
+# stage_tests DIR NAME...: the listing check and the modules' tests.
+stage_tests() {
+	local d=$1 m t f
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	{
+		cat <<-'EOF'
+		#!/bin/sh
+		# Written by lsmconv make port: every ported module must be listed.
+		lsms=$(cat /sys/kernel/security/lsm) || exit 1
+		echo "lsm: $lsms"
+		rc=0
+		EOF
+		for m in "$@"; do
+			echo "case \",\$lsms,\" in *,$m,*) echo \"listed: $m\" ;; *) echo \"not listed: $m\"; rc=1 ;; esac"
+		done
+		echo "exit \$rc"
+	} >"$d/port-listed"
+	chmod +x "$d/port-listed"
+}
+tlist=()
+guest=$work/guest
+stage_tests "$guest" "${names[@]}"
+for i in $(seq 0 $((n - 1))); do
+	t=${tests[$i]}
+	mt=()
+	[ -n "$t" ] || { echo "  ${names[$i]}: no tests/ folder: only the listing is checked" >&2; continue; }
+	for f in "$t"/*; do
+		[ -e "$f" ] || continue
+		case $f in
+		*.c)
+			b=$(basename "${f%.c}")
+			gcc -static -O2 -Wall -Werror -o "$guest/$b" "$f" || fail_setup "$f: does not compile"
+			mt+=("$b") ;;
+		*)
+			if [ ! -f "$f" ] || [ ! -x "$f" ]; then continue; fi
+			cp "$f" "$guest/"
+			mt+=("$(basename "$f")") ;;
+		esac
+	done
+	printf '%s\n' "${mt[@]}" >"$work/${names[$i]}/tests.list"
+	tlist+=("${mt[@]}")
+done
+initrd=$work/initrd.cpio.gz
+"$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$initrd" --add "$guest/.:/lsmtest" >/dev/null
+t0=$(date +%s)
+tests_arg=$(IFS=,; echo "port-listed${tlist[*]:+,${tlist[*]}}")
+rc=0
+verdict=$("$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bz" --initrd "$initrd" --log "$work/target-boot.log" \
+	--timeout "$timeout" --append "lsm=capability,$order lsmtest=$tests_arg") || rc=$?
+echo "  $verdict ($(($(date +%s) - t0)) s, log: $work/target-boot.log)" >&2
+sed -n 's/^# \(listed\|not listed\|lsm\): /    \1: /p' "$work/target-boot.log.tap" >&2 || true
+if [ $rc = 0 ]; then
+	note "boot target: pass (listed: ${names[*]}; tests: ${tlist[*]:-none})"
+else
+	failed "boot target: FAIL ($verdict)"
+fi
+
+# --- 5. equivalence on the baseline -------------------------------------------------
+progress 5 $STEPS "equivalence: legacy form on the baseline vs port on $(kernel_version "$target")"
+eq=()
+if [ "$baseline" = none ]; then
+	note "equivalence: skipped (no baseline tree: make baseline)"
+else
+	btree=$work/baseline-tree
+	scratch "$baseline" "$btree"
+	cand=()
+	declare -A keys=()
+	for i in $(seq 0 $((n - 1))); do
+		name=${names[$i]}
+		if [ ! -s "$work/$name/tests.list" ]; then
+			note "equivalence $name: skipped (no guest tests to compare)"
+			continue
+		fi
+		rm -rf "$work/$name/build-src"
+		mkdir -p "$work/$name/build-src"
+		cp "${srcs[$i]}"/*.[ch] "$work/$name/build-src/"
+		# The baseline starts LSMs from 6.1's lsm_info table; a 4.x
+		# security_initcall() becomes an entry of it (and nothing else).
+		# A legacy form that did not build here before is not tried again
+		# while its sources and the baseline are the same.
+		key=$( (cat "${srcs[$i]}"/*.[ch]; echo "$baseline") | sha256sum | cut -d' ' -f1)
+		if [ -f "$work/$name/baseline-fail" ] && [ "$(head -n 1 "$work/$name/baseline-fail")" = "$key" ]; then
+			note "equivalence $name: not possible, its legacy form does not build on the baseline: $(tail -n 1 "$work/$name/baseline-fail") (cached)"
+			continue
+		fi
+		rm -f "$work/$name/baseline-fail"
+		printf '/* Written by lsmconv make port: security_initcall() on the rewound baseline. */\n#include <linux/lsm_hooks.h>\n#define security_initcall(fn) DEFINE_LSM(%s) = { .name = "%s", .flags = LSM_FLAG_LEGACY_MAJOR, .init = fn }\n' \
+			"$name" "$name" >"$work/$name/build-src/lsmconv-baseline-compat.h"
+		cand+=("$name")
+		keys[$name]=$key
+	done
+	while [ ${#cand[@]} -gt 0 ]; do
+		install_modules "$btree" "$baseline" "${cand[@]}"
+		fragment "$work/baseline.config" "$(IFS=,; echo "${cand[*]}")" "${cand[@]}"
+		echo "  building $kbase-baseline with the legacy ${cand[*]}" >&2
+		t0=$(date +%s)
+		blog=$LSMCONV_ROOT/build/kernels/$kbase-baseline/build.log
+		if bbz=$(build "$btree" "$kbase-baseline" "$work/baseline.config" | tail -n 1); then
+			echo "  built in $(($(date +%s) - t0)) s" >&2
+			break
+		fi
+		# Drop every module with an error in its directory, say why, retry.
+		keep=()
+		for m in "${cand[@]}"; do
+			why=$(grep -m1 -E "security/$m/[^:]+:[0-9]+:([0-9]+:)? (fatal )?error:" "$blog" || true)
+			if [ -n "$why" ]; then
+				note "equivalence $m: not possible, its legacy form does not build on the baseline: ${why##*/security/}"
+				printf '%s\n%s\n' "${keys[$m]}" "${why##*/security/}" >"$work/$m/baseline-fail"
+			else
+				keep+=("$m")
+			fi
+		done
+		if [ ${#keep[@]} -eq ${#cand[@]} ]; then
+			failed "equivalence: the baseline does not build, and not because of a module (see $blog)"
+			cand=()
+			break
+		fi
+		cand=("${keep[@]}")
+	done
+	for m in "${cand[@]}"; do
+		mapfile -t mt <"$work/$m/tests.list"
+		rc=0
+		t0=$(date +%s)
+		v=$("$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bbz" --initrd "$initrd" --log "$work/$m/baseline-boot.log" \
+			--timeout "$timeout" --append "security=$m lsmtest=$(IFS=,; echo "${mt[*]}")") || rc=$?
+		echo "  $m on the baseline: $v ($(($(date +%s) - t0)) s)" >&2
+		crc=0
+		"$LSMCONV_ROOT/verify/compare.sh" --lsm "$m" "$work/$m/baseline-boot.log.tap" \
+			"$work/target-boot.log.tap" >"$work/$m/compare.txt" 2>&1 || crc=$?
+		sed 's/^/    /' "$work/$m/compare.txt" >&2
+		if [ $crc = 0 ]; then
+			note "equivalence $m: pass ($(tail -n 1 "$work/$m/compare.txt"))"
+		else
+			failed "equivalence $m: FAIL, decisions differ (legacy on the baseline vs port): $(grep -c differs "$work/$m/compare.txt" || true) case(s), see $work/$m/compare.txt"
+		fi
+		eq+=("$m")
+	done
+fi
+
+# --- 6. summary ------------------------------------------------------------------
+progress 6 $STEPS "summary"
+for r in "${results[@]}"; do echo "$r"; done
+if [ $status = 0 ]; then echo "port.sh: PASS ${names[*]}"; else echo "port.sh: FAIL ${names[*]}"; fi
+exit $status

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest test of ptraceblock (lsmconv make port): PTRACE_ATTACH to a child
+ * named lsmconv-victim* is refused with EPERM, to any other child allowed.
+ * Prints "case ptraceblock.NAME allow|deny ERRNO" lines (verify/compare.sh);
+ * exit 0 all as expected, 77 module not active, 1 otherwise.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+static int bad;
+
+static const char *ename(int e)
+{
+	switch (e) {
+	case 0: return "0";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	default: return "other";
+	}
+}
+
+static void attach_case(const char *name, const char *comm, int want)
+{
+	int p[2], e = 0, st;
+	char c;
+	pid_t pid;
+
+	if (pipe(p) < 0) {
+		bad++;
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_NAME, comm, 0, 0, 0);
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (read(p[0], &c, 1) != 1)
+		bad++;
+	if (ptrace(PTRACE_ATTACH, pid, 0, 0) < 0)
+		e = errno;
+	else
+		waitpid(pid, &st, 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	close(p[1]);
+	printf("case ptraceblock.%s %s %s\n", name, e ? "deny" : "allow", ename(e));
+	if (e != want) {
+		printf("expected %s\n", ename(want));
+		bad++;
+	}
+}
+
+int main(void)
+{
+	char lsm[512] = "";
+	FILE *f = fopen("/sys/kernel/security/lsm", "r");
+
+	if (f) {
+		if (!fgets(lsm, sizeof(lsm), f))
+			lsm[0] = 0;
+		fclose(f);
+	}
+	if (!strstr(lsm, "ptraceblock")) {
+		printf("ptraceblock is not active (lsm: %s)\n", lsm);
+		return 77;
+	}
+	attach_case("attach_victim", "lsmconv-victim", EPERM);
+	attach_case("attach_victim2", "lsmconv-victimX", EPERM);
+	attach_case("attach_other", "lsmconv-other", 0);
+	return bad ? 1 : 0;
+}
