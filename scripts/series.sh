@@ -420,6 +420,10 @@ interrupted() {
 
 main() {
 	local i name subject cmds todo
+	# Interrupted from here on: exit 130/143 "interrupted"; the cleanup is
+	# armed only once the locks are ours (it must not touch another run's
+	# files).
+	on_interrupt ''
 	parse_args "$@"
 	command -v spatch >/dev/null || fail "spatch not installed (make deps)"
 	guard_out "$out" "$MARKER" "$force" --out '[0-9][0-9][0-9][0-9]-*.patch' report.md

@@ -112,20 +112,29 @@ before=$(ls -lA --time-style=full-iso "$t/sig-out")
 ./convert.sh series --baseline "$base" --target "$src" "${ids[@]}" --out "$t/sig-out" \
 	--work "$t/sig-work" >/dev/null 2>"$t/sig.err" &
 spid=$!
-children() {	# processes whose command line names $t/sig-work
-	grep -lsF -- "$t/sig-work" /proc/[0-9]*/cmdline 2>/dev/null | grep -v "^/proc/$spid/" | grep -v "^/proc/$$/" || true
+children() {	# processes whose command line names $1 (the driver aside)
+	# the pattern from a file: grep's own command line must not match
+	printf '%s\n' "$1" >"$t/pattern"
+	grep -lsFf "$t/pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -v "^/proc/$spid/" | grep -v "^/proc/$$/" || true
 }
-for _ in $(seq 120); do
-	[ -z "$(children)" ] || break
+# Mid-run: once a step works on the work tree (git -C, forward.py --tree).
+for _ in $(seq 240); do
+	[ -z "$(children "$t/sig-work/tree")" ] || break
 	sleep 0.5
+done
+for f in $(children "$t/sig-work/tree" | head -3); do
+	tap_diag "SIGTERM while running: $(tr '\0' ' ' <"$f" 2>/dev/null | cut -c1-120)"
 done
 kill -TERM "$spid"
 src_rc=0
 wait "$spid" || src_rc=$?
-sleep 1
+for _ in $(seq 10); do
+	[ -n "$(children "$t/sig-work")" ] || break
+	sleep 0.5
+done
 tap_check "SIGTERM to the series driver: exit 143" test "$src_rc" -eq 143
 tap_check "... saying interrupted" grep -q interrupted "$t/sig.err"
-left=$(children)
+left=$(children "$t/sig-work")
 [ -z "$left" ] || tap_diag "left running: $left"
 tap_check "... no process of the run is left" test -z "$left"
 tap_check "... --out is as it was before the run" test "$before" = "$(ls -lA --time-style=full-iso "$t/sig-out")"
