@@ -27,7 +27,7 @@ endif
 BASELINE := build/baseline
 SERIES := converted-patches/series
 
-.PHONY: all deps tree kernel boot baseline series verify check bench clean shellcheck
+.PHONY: all deps tree kernel boot baseline series verify port check bench clean shellcheck
 
 # The main job: the tree, the rewound baseline, the series regenerated from
 # it, and the proof (build every patch, fixed point, equivalence, stacking).
@@ -70,10 +70,9 @@ verify: series
 #   make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]
 # FINISHED=1 builds DIR/finished/ (your hand-finished port) instead of the
 # tool output.
-.PHONY: port
 port: tree
 	@test -n "$(MODULE)" || { echo "usage: make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]" >&2; exit 2; }
-	@qemu-boot/port.sh --target $(TREE) $(if $(FINISHED),--finished) "$(MODULE)$(if $(NAME),:$(NAME))"
+	@qemu-boot/port.sh --target "$(TREE)" $(if $(FINISHED),--finished) "$(MODULE)$(if $(NAME),:$(NAME))"
 
 check: tree
 	@tests/run.sh
