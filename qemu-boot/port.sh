@@ -39,7 +39,7 @@ fail_setup() {
 	exit 2
 }
 
-target=$LSMCONV_ROOT/build/linux-source-6.1
+target=$LSMCONV_DISTRO_TREE
 baseline=$LSMCONV_ROOT/build/baseline
 work=$LSMCONV_ROOT/build/port
 finished=0 mutate='' timeout=${LSMCONV_BOOT_TIMEOUT:-120}

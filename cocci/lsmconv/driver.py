@@ -27,14 +27,14 @@ from . import fsio
 from . import hooks as H
 from . import items as I
 from . import linemap
+from . import paths as P
 from . import report as R
 
 EXIT_DONE, EXIT_TODO, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
 PROG = os.environ.get("LSMCONV_PROG", "convert.sh")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-COCCI = os.path.join(ROOT, "cocci")
-DEFAULT_TARGET = os.path.join(ROOT, "build", "linux-source-6.1")
+ROOT, COCCI = P.ROOT, P.COCCI
+DEFAULT_TARGET = P.default_tree()
 
 # Files of the target tree the rules read; a target without one of them
 # would convert silently wrong.  (file, who reads it and why)
@@ -70,7 +70,7 @@ usage: convert.sh tree DIR [options]
        convert.sh series [series options]   (see convert.sh series --help)
        convert.sh port DIR --name NAME [options]  (see convert.sh port --help)
 options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
-                         (default: build/linux-source-6.1 next to convert.sh)
+                         (default: the distro tree in build/ next to convert.sh)
          --out DIR       write the results under DIR instead of in place (DIR
                          must be missing, empty or written by lsmconv before)
          --force         write into a non-empty --out DIR lsmconv did not make

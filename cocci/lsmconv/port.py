@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 
-from lsmconv import capability, hooks
+from lsmconv import capability, hooks, paths
 from lsmconv.port_c import find_function, norm_type, param_type, strip_comments
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -849,7 +849,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="convert.sh port", description=(
         "Port a legacy security module: convert it, then name everything legacy that is left."))
     ap.add_argument("dir", help="directory with the module's .c/.h files")
-    ap.add_argument("--target", default=os.path.join(ROOT, "build", "linux-source-6.1"))
+    ap.add_argument("--target", default=paths.default_tree())
     ap.add_argument("--name", required=True, help="the LSM name (lower case)")
     ap.add_argument("--out", help="output directory (default build/port/NAME)")
     ap.add_argument("--report", help="Markdown report (default: stdout)")

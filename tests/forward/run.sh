@@ -109,7 +109,7 @@ expect_fail "heads before split" 1 "run 'split' first" "$work/l3" heads --tree "
 
 # 3. The real rewound baseline.
 base=build/baseline
-distro=build/linux-source-6.1
+distro=$LSMCONV_DISTRO_TREE
 if [ ! -d "$base/.git" ] || [ ! -f "$distro/include/linux/lsm_hook_defs.h" ]; then
 	tap_skip "real baseline" "no $base or $distro (make tree, cocci/rewind/rewind.sh)"
 else

@@ -102,7 +102,7 @@ printf 'mymod.c\treturn x + 1;\toff by one in the helper, found in review\n' >"$
 tap_check "finished diff: ... unless EDITS.tsv lists it with a reason" \
 	fin --tool "$fx/tool" --finished "$fx/fin2" --edits "$fx/edits.tsv"
 
-tree=build/linux-source-6.1
+tree=$LSMCONV_DISTRO_TREE
 if [ ! -d "$tree" ]; then
 	tap_skip "make port on the four modules" "no distro tree (run make tree)"
 	tap_done

@@ -26,7 +26,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$ROOT/tests/lib.sh"
-TARGET=${TREE:-$ROOT/build/linux-source-6.1}
+TARGET=${TREE:-$LSMCONV_DISTRO_TREE}
 PATTERN=${1:-}
 JOBS=${JOBS:-2}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsmconv-port-test.XXXXXX")

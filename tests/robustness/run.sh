@@ -18,7 +18,7 @@
 # --out, exited 1 with a traceback on /dev/full, ignored SIGINT to its PID,
 # accepted a target with only lsm_hook_defs.h.
 #
-# The target is a fixture: the five files of build/linux-source-6.1 (TREE=)
+# The target is a fixture: the five files of the distro tree (TREE=)
 # the rules read.  Most cases run only rule 20 (the hook list): the cases
 # are about the driver, not the rules.  The cases that need another user
 # run as nobody (setpriv, util-linux) and are skipped when not root.
@@ -27,7 +27,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$root/tests/lib.sh"
 convert=${CONVERT:-$root/convert.sh}
-src=${TREE:-$root/build/linux-source-6.1}
+src=${TREE:-$LSMCONV_DISTRO_TREE}
 input=$root/tests/cocci/cases/12-no-name/input.c
 files=(include/linux/lsm_hook_defs.h include/linux/security.h security/security.c
 	security/commoncap.c security/Kconfig)
