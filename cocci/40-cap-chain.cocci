@@ -268,4 +268,4 @@ identifier cf =~ "^cap_";
 expression list es;
 @@
 
-* cf(es);
+* cf(es)

@@ -247,4 +247,4 @@ identifier y =~ "^yama_";
 expression list es;
 @@
 
-* y(es);
+* y(es)

@@ -61,8 +61,9 @@ def text_pass(path, old, new, found):
     and org one finding per line."""
     if MODE in ("patch", "context") and new != old:
         rel = path[2:] if path.startswith("./") else path
-        diff = difflib.unified_diff(old.split("\n"), new.split("\n"),
-                                    "a/" + rel.lstrip("/"), "b/" + rel.lstrip("/"), lineterm="")
-        sys.stdout.write("".join(l + "\n" for l in diff))
+        diff = difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                    "a/" + rel.lstrip("/"), "b/" + rel.lstrip("/"))
+        for l in diff:
+            sys.stdout.write(l if l.endswith("\n") else l + "\n\\ No newline at end of file\n")
     for kind, ln, detail in found:
         emit(kind, Where(path, ln, 0, 0, ln, ""), detail)
