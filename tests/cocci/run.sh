@@ -13,14 +13,16 @@
 # changes nothing), one per report.expect line.
 # Then a few checks of convert.sh itself (errors, in-place and tree mode),
 # unless PATTERN is given and is not "driver".
-# TREE=DIR picks the target tree (default build/linux-source-6.1); JOBS=N
+# TREE=DIR picks the target tree (default: the distro tree); JOBS=N
 # runs N cases at a time (default: the number of CPUs).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CASES="$HERE/cases"
-TARGET=${TREE:-$ROOT/build/linux-source-6.1}
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+TARGET=${TREE:-$LSMCONV_DISTRO_TREE}
 PATTERN=${1:-}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 

@@ -18,7 +18,7 @@
 #            rule) prints its LSMCONV findings instead
 # Mutation: with lsmconv.emit's report branch replaced by `pass`, every
 # rule's report case is not ok (the findings are gone).
-# TREE=DIR picks the kernel tree (default build/linux-source-6.1); MODES="m
+# TREE=DIR picks the kernel tree (default: the distro tree); MODES="m
 # ..." only those modes (default every declared one).
 #
 # Prints TAP 13.
@@ -27,7 +27,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
-tree=$(realpath -m "${TREE:-build/linux-source-6.1}")
+tree=$(realpath -m "${TREE:-$LSMCONV_DISTRO_TREE}")
 echo "TAP version 13"
 if ! command -v spatch >/dev/null; then
 	tap_skip "coccicheck" "spatch not installed (make deps)"

@@ -12,12 +12,14 @@
 # usage: tests/seeds/run.sh
 # SEEDS=DIR picks the seed folder (default /work/shared/seeds, else
 # ../shared/seeds next to the repository); TREE=DIR the target tree
-# (default build/linux-source-6.1).
+# (default: the distro tree).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-TARGET=${TREE:-$ROOT/build/linux-source-6.1}
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+TARGET=${TREE:-$LSMCONV_DISTRO_TREE}
 TMP=""
 
 cleanup() {
