@@ -184,19 +184,7 @@ def rule_pass(path, tree):
 
 
 def main(argv):
-    tree, check, paths = os.getcwd(), False, []
-    while argv:
-        a = argv.pop(0)
-        if a == "--target" and argv:
-            tree = argv.pop(0)
-        elif a == "--check":
-            check = True
-        elif a.startswith("-"):
-            sys.stderr.write(__doc__)
-            return 2
-        else:
-            paths.append(a)
-    return run(paths, tree, check)
+    return emit.text_pass_main(argv, run, __doc__)
 
 
 if __name__ == "__main__":

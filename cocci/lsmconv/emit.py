@@ -12,6 +12,7 @@ A rule sets the mode from its `virtual` (set_mode) and calls emit(kind,
 pos, detail) with a position of a matched metavariable (p[0]).
 """
 import difflib
+import os
 import sys
 from collections import namedtuple
 
@@ -67,3 +68,23 @@ def text_pass(path, old, new, found):
             sys.stdout.write(l if l.endswith("\n") else l + "\n\\ No newline at end of file\n")
     for kind, ln, detail in found:
         emit(kind, Where(path, ln, 0, 0, ln, ""), detail)
+
+
+def text_pass_main(argv, run, doc):
+    """The command line of a text pass module (`python3 -m lsmconv.NAME
+    [--target TREE] [--check] FILE...`): run(paths, tree, check)."""
+    tree, check, paths = os.getcwd(), False, []
+    argv = list(argv)
+    while argv:
+        a = argv.pop(0)
+        if a == "--target" and argv:
+            tree = argv.pop(0)
+        elif a == "--check":
+            check = True
+        elif a.startswith("-"):
+            sys.stderr.write(doc)
+            return 2
+        else:
+            paths.append(a)
+    return run(paths, tree, check)
+

@@ -91,34 +91,6 @@ def field_hook(path, field):
     return None
 
 
-def _members(text):
-    m = re.search(r"\bstruct\s+security_operations\s*\{", text)
-    if not m:
-        return None
-    body, depth, i = [], 1, m.end()
-    while i < len(text) and depth:
-        c = text[i]
-        depth += (c == "{") - (c == "}")
-        body.append(c)
-        i += 1
-    body = "".join(body[:-1])
-    body = "\n".join(l for l in body.split("\n")
-                     if not l.strip().startswith("#"))
-    names = []
-    for decl in body.split(";"):
-        decl = " ".join(decl.split())
-        if not decl:
-            continue
-        fp = re.search(r"\(\s*\*\s*(\w+)\s*\)\s*\(", decl)
-        if fp:
-            names.append(fp.group(1))
-            continue
-        plain = re.search(r"(\w+)\s*(\[[^\]]*\])*$", decl)
-        if plain:
-            names.append(plain.group(1))
-    return names
-
-
 def legacy_members(path):
     """Member order of the legacy struct: this file, else -D legacy."""
     return legacy.members_of([path] + rule.LEGACY)
