@@ -112,3 +112,28 @@ if [ -d build/baseline/.git ]; then
 else
 	row "convert.sh series / make verify" "n/a: no build/baseline (make baseline)"
 fi
+
+# What stacking costs per hook call (verify/hookcost): the baseline's one
+# vector against the converted tree's lists, on the kernels make verify just
+# built (same configuration: baseline.config), and the full stack (lsm.config).
+vec=$(find build/bench/verify/kernels -maxdepth 1 -name 'baseline-*.bzImage' 2>/dev/null | head -n 1)
+lists=build/bench/verify/converted.bzImage
+stack=build/bench/verify/kernels/stack/arch/x86/boot/bzImage
+full=$(awk -F'\t' '$1 == "selinux" { print $2 }' qemu-boot/variants.tsv)
+if [ -n "$vec" ] && [ -f "$lists" ] && [ -f "$stack" ] && [ -n "$full" ]; then
+	if verify/hookcost/hookcost.sh --work build/bench/hookcost --boots 3 \
+		--run vector-selinux "$vec" "security=selinux" \
+		--run lists-selinux "$lists" "lsm=yama,selinux" \
+		--run lists-fullstack "$stack" "lsm=$full" \
+		--compare lists-selinux vector-selinux --compare lists-fullstack vector-selinux \
+		>build/bench/hookcost.txt 2>build/bench/hookcost.log; then
+		echo
+		echo "hook-call cost (ns per call under TCG; spread = the 3 boots around their median;"
+		echo "/getpid = against the no-hook control; compare = ratio of those ratios):"
+		sed 's/^/    /' build/bench/hookcost.txt
+	else
+		row "hook-call cost" "failed: see build/bench/hookcost.log"
+	fi
+else
+	row "hook-call cost" "n/a: make verify's kernels are missing (see build/bench/verify.log)"
+fi
