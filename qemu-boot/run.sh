@@ -9,7 +9,7 @@
 # machine, and TCG when no probe has run.
 #
 # The console (ttyS0) goes to FILE; the guest's TAP, without kernel noise,
-# comes back on a second serial port (FILE.tap); the number of failed tests
+# comes back on a second serial port (FILE.tap, LF line ends); the number of failed tests
 # comes back as QEMU's exit status through isa-debug-exit.  Prints one line
 #
 #   verdict=<pass|fail|panic|timeout|no-output> key=value...
@@ -61,6 +61,9 @@ timeout -k 5 "$timeout" qemu-system-x86_64 \
 	</dev/null >"$log.qemu" 2>&1
 rc=$?
 set -e
+# The guest's tty writes CRLF: FILE.tap gets plain LF lines, so that every
+# reader can anchor a line end ("^ok 3 - name$").
+sed -i 's/\r$//' "$tap"
 
 quote() {
 	printf '"%s"' "$(printf '%s' "$1" | tr -d '"\r' | cut -c1-200)"
