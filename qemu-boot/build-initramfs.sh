@@ -27,10 +27,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || usage
 BUSYBOX=${BUSYBOX:-/bin/busybox}
-[ -x "$BUSYBOX" ] || die "$BUSYBOX missing (install busybox-static)"
+[ -x "$BUSYBOX" ] || die_usage "$BUSYBOX missing (install busybox-static)"
 case $(ldd "$BUSYBOX" 2>&1 || true) in
 *'not a dynamic'*) ;;
-*) die "$BUSYBOX is not statically linked (install busybox-static)" ;;
+*) die_usage "$BUSYBOX is not statically linked (install busybox-static)" ;;
 esac
 
 guest=$LSMCONV_ROOT/qemu-boot/guest
@@ -46,7 +46,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lsmtest}
 # The kernel opens /dev/console for init before anything is mounted.
 mknod -m 0600 "$stage/dev/console" c 5 1 ||
-	die "cannot create dev/console (mknod needs root)"
+	die_usage "cannot create dev/console (mknod needs root)"
 cp "$BUSYBOX" "$stage/bin/busybox"
 for applet in $("$BUSYBOX" --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$stage/bin/$applet"
@@ -58,9 +58,9 @@ install -m 0755 "$guest"/tests/* "$stage/lsmtest/"
 for a in "${adds[@]}"; do
 	src=${a%%:*} dst=${a#*:}
 	if [ "$src" = "$a" ] || [ -z "$dst" ]; then
-		die "--add $a: want HOSTPATH:GUESTPATH"
+		die_usage "--add $a: want HOSTPATH:GUESTPATH"
 	fi
-	[ -e "$src" ] || die "--add $a: $src does not exist"
+	[ -e "$src" ] || die_usage "--add $a: $src does not exist"
 	mkdir -p "$stage/$(dirname "$dst")"
 	cp -a "$src" "$stage/$dst"
 done

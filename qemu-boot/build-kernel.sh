@@ -34,7 +34,7 @@ tree=$(realpath "$tree")
 [ ${#frags[@]} -gt 0 ] ||
 	frags=("$LSMCONV_ROOT/qemu-boot/config/base.config" "$LSMCONV_ROOT/qemu-boot/config/lsm.config")
 for f in "${frags[@]}"; do
-	[ -f "$f" ] || die "$f: no such config fragment"
+	[ -f "$f" ] || die_usage "$f: no such config fragment"
 done
 
 out=$LSMCONV_ROOT/build/kernels/$name

@@ -27,7 +27,7 @@ fi
 require_kernel_tree "$tree"
 tree=$(realpath "$tree")
 src=$tree/tools/testing/selftests/$suite
-[ -d "$src" ] || die "$src: no such selftest suite"
+[ -d "$src" ] || die_usage "$src: no such selftest suite"
 [ -n "$out" ] || out=$LSMCONV_ROOT/build/selftests/$suite
 mkdir -p "$out"
 out=$(realpath "$out")

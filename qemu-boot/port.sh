@@ -34,10 +34,7 @@ usage() {
 	sed -n '7,9s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
-fail_setup() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 2
-}
+fail_setup() { die_usage "$@"; }
 
 target=$LSMCONV_DISTRO_TREE
 baseline=$LSMCONV_ROOT/build/baseline

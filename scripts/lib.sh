@@ -47,12 +47,12 @@ is_kernel_tree() {
 		grep -q '^PATCHLEVEL *=' "$d/Makefile"
 }
 
-# require_kernel_tree DIR: die with a clear message unless DIR is a kernel tree.
+# require_kernel_tree DIR: exit 2 with a clear message unless DIR is a kernel tree.
 require_kernel_tree() {
 	local d=$1
-	[ -d "$d" ] || die "$d: no such directory"
+	[ -d "$d" ] || die_usage "$d: no such directory"
 	is_kernel_tree "$d" ||
-		die "$d: not a kernel tree (needs Makefile with VERSION/PATCHLEVEL, Kconfig, include/linux/, security/)"
+		die_usage "$d: not a kernel tree (needs Makefile with VERSION/PATCHLEVEL, Kconfig, include/linux/, security/)"
 }
 
 # kernel_version DIR: "6.1.192" from the tree's Makefile.

@@ -20,7 +20,7 @@ DEST=$LSMCONV_DISTRO_TREE
 
 unpack() {
 	local tmp
-	[ -f "$TARBALL" ] || die "$TARBALL: missing (is $LSMCONV_DISTRO installed? run scripts/deps.sh)"
+	[ -f "$TARBALL" ] || die_usage "$TARBALL: missing (is $LSMCONV_DISTRO installed? run scripts/deps.sh)"
 	mkdir -p "$LSMCONV_ROOT/build"
 	tmp=$(mktemp -d "$LSMCONV_ROOT/build/.tree.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
@@ -51,8 +51,8 @@ elif [ $# -eq 1 ]; then
 	exit 0
 fi
 if [ ! -d "$DEST/.git" ]; then
-	[ ! -e "$DEST" ] || die "$DEST exists but is not a git repo made by tree.sh; remove it"
+	[ ! -e "$DEST" ] || die_usage "$DEST exists but is not a git repo made by tree.sh; remove it"
 	unpack
 fi
-git -C "$DEST" rev-parse -q --verify HEAD >/dev/null || die "$DEST: git repo without a commit; remove it"
+git -C "$DEST" rev-parse -q --verify HEAD >/dev/null || die_usage "$DEST: git repo without a commit; remove it"
 echo "tree: $DEST ($(kernel_version "$DEST"))"

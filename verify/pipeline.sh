@@ -77,7 +77,7 @@ parse_args() {
 	if [ -z "$baseline" ] && [ -z "$converted" ]; then usage; fi
 	if [ -z "$series" ] && [ -z "$converted" ]; then usage; fi
 	[ -n "$distro" ] || usage
-	[ -f "$frag" ] || die "$frag: no such config fragment"
+	[ -f "$frag" ] || die_usage "$frag: no such config fragment"
 	frag=$(realpath "$frag")
 	# git -C runs elsewhere: every path absolute.
 	[ -z "$series" ] || series=$(realpath -m "$series")
@@ -163,7 +163,7 @@ series_patches() {
 apply_mutation() {	# after the series: one more commit
 	local row file expr
 	row=$(awk -F'\t' -v n="$mutation" '!/^#/ && $1 == n' "$R/verify/mutations.tsv")
-	[ -n "$row" ] || die "--mutation $mutation: no such row in verify/mutations.tsv"
+	[ -n "$row" ] || die_usage "--mutation $mutation: no such row in verify/mutations.tsv"
 	IFS=$'\t' read -r _ file expr _ _ <<<"$row"
 	sed -i -e "$expr" "$tree/$file"
 	if g diff --quiet; then

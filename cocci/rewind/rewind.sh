@@ -57,17 +57,17 @@ done
 require_kernel_tree "$src"
 src=$(realpath "$src")
 [ -f "$src/include/linux/lsm_hook_defs.h" ] ||
-	die "$src: no include/linux/lsm_hook_defs.h: not a stacked (5.7+) tree, nothing to rewind"
+	die_usage "$src: no include/linux/lsm_hook_defs.h: not a stacked (5.7+) tree, nothing to rewind"
 grep -q 'security_hook_list' "$src/security/security.c" ||
-	die "$src: security/security.c has no hook lists: already rewound?"
-command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
+	die_usage "$src: security/security.c has no hook lists: already rewound?"
+command -v spatch >/dev/null || die_usage "spatch not found (apt-get install coccinelle)"
 out=$(realpath -m "$out")
 series=$(realpath -m "$series")
 case $out in
-"$src" | "$src"/*) die "$out: the output must not be inside the source tree" ;;
+"$src" | "$src"/*) die_usage "$out: the output must not be inside the source tree" ;;
 esac
 if [ -e "$out" ] && [ ! -f "$out/.lsmconv-rewind" ]; then
-	die "$out exists and was not made by ${0##*/}; remove it or choose another --out"
+	die_usage "$out exists and was not made by ${0##*/}; remove it or choose another --out"
 fi
 guard_out "$out" .lsmconv-rewind 0 --out
 guard_out "$series" .lsmconv-out "$force" --series '[0-9][0-9][0-9][0-9]-*.patch'

@@ -43,9 +43,21 @@ tap_check "the error names the directory and says why" \
 	grep -qF "$junk: not a kernel tree" <<<"$out"
 tap_check "nothing was written there" \
 	test "$before" = "$(ls -lA --time-style=full-iso "$junk")"
+# A setup or input error is exit 2 (scripts/lib.sh EXIT_USAGE), never 1
+# ("something left for a human"), in every command that checks its input.
+# setup_error TEXT: the last command exited 2 and its output has TEXT.
+setup_error() {
+	[ "$rc" -eq 2 ] && grep -qF -- "$1" <<<"$out"
+}
 out=$(qemu-boot/build-kernel.sh --tree "$junk" --name junk 2>&1) && rc=0 || rc=$?
-tap_check "build-kernel.sh refuses it too" failed_saying "$junk: not a kernel tree"
+tap_check "build-kernel.sh refuses it too, exit 2" setup_error "$junk: not a kernel tree"
 tap_check "... without creating build/kernels/junk" test ! -e build/kernels/junk
+out=$(cocci/rewind/rewind.sh --tree "$junk" --out "$junk/out" 2>&1) && rc=0 || rc=$?
+tap_check "rewind.sh refuses it, exit 2" setup_error "$junk: not a kernel tree"
+out=$(qemu-boot/build-initramfs.sh --out "$junk/i.cpio.gz" --add "$junk/none:/x" 2>&1) && rc=0 || rc=$?
+tap_check "build-initramfs.sh: a missing --add source is exit 2, naming it" setup_error "$junk/none does not exist"
+out=$(qemu-boot/build-kernel.sh --tree "$tree" --name junk --fragment "$junk/none.config" 2>&1) && rc=0 || rc=$?
+tap_check "build-kernel.sh: a missing fragment is exit 2, naming it" setup_error "$junk/none.config: no such config fragment"
 rm -rf "$junk"
 
 # TREE in the Makefile: an empty TREE= is an error (it used to unpack the
