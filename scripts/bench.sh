@@ -9,7 +9,10 @@
 #   boot to verdict        QEMU start to verdict line (harness-pass), 5 runs
 #   initramfs size         base, and with the Landlock selftests
 #   conversion             convert.sh over selinux/smack/tomoyo/apparmor/yama
-#                          (when the converter and the baseline exist)
+#                          (when the converter and the baseline exist), and
+#                          over a generated 2 MB legacy module
+#   port                   convert.sh port on one module, and make port's
+#                          whole run (convert, cold build, boot)
 #   series, make verify    convert.sh series, then verify/pipeline.sh on it in
 #                          a fresh work dir, with each step's time
 set -euo pipefail
@@ -87,6 +90,38 @@ if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then
 else
 	row "convert.sh over the baseline's modules" "n/a: no build/baseline (make baseline)"
 fi
+
+# Scale (issue 12): one generated legacy module of 2 MB (scripts/gen-legacy-module.py:
+# every unguarded int hook of the tree, helpers up to the size), convert.sh file.
+big=build/bench/legacy-2mb.c
+python3 scripts/gen-legacy-module.py --tree "$tree" --bytes 2000000 --out "$big" 2>build/bench/gen.log
+rm -rf build/bench/legacy-2mb.out
+t=$(now)
+if ./convert.sh file "$big" --target "$tree" --out build/bench/legacy-2mb.out \
+	--report build/bench/legacy-2mb.md >build/bench/legacy-2mb.log 2>&1; then
+	row "convert.sh file, 2 MB generated module (s)" "$(since "$t")"
+else
+	row "convert.sh file, 2 MB generated module" "failed: see build/bench/legacy-2mb.log"
+fi
+
+# Porting one module (issue 13): tests/port-boot's uidopen, the conversion
+# alone, then make port's whole run on its finished/ port (conversion, a cold
+# build of the tree with it, boot, the listing and its guest test).
+mod=tests/port-boot/modules/uidopen
+rm -rf build/bench/port-convert
+t=$(now)
+./convert.sh port "$mod/legacy" --name uidopen --target "$tree" --out build/bench/port-convert \
+	>build/bench/port-convert.log 2>&1 || true
+row "convert.sh port, one module (s)" "$(since "$t")"
+rm -rf build/bench/port-bench build/kernels/port-bench-target
+t=$(now)
+if qemu-boot/port.sh --target "$tree" --baseline none --work build/bench/port-bench --finished "$mod" \
+	>build/bench/port-bench.log 2>&1; then
+	row "make port, one module: convert+build+boot (s)" "$(since "$t")"
+else
+	row "make port, one module" "failed: see build/bench/port-bench.log"
+fi
+rm -rf build/kernels/port-bench-target
 
 # The main job's own steps: the series from the baseline, then make verify
 # on it (a fresh work dir: cold builds), per step from its summary table.
