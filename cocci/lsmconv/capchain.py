@@ -7,6 +7,7 @@ the rewind builds its chains with)."""
 import re
 
 from lsmconv import dispatch, rule, source
+from lsmconv.hooks import split_args
 from lsmconv import emit as _emit
 from lsmconv.names import key
 
@@ -73,21 +74,8 @@ def legacy_stop(cond, rc):
 
 
 def split_top(text):
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    last = "".join(cur).strip()
-    if last or out:
-        out.append(last)
-    return out
+    """Top-level comma split (hooks.split_args); nothing for blank text."""
+    return split_args(text) if text.strip() else []
 
 
 def param_names(ps):

@@ -33,12 +33,13 @@ def die(msg):
 
 
 def split_args(text):
-    """Split a macro argument list at top-level commas."""
+    """Split a macro argument list (or any C list) at top-level commas:
+    commas inside (), [] or {} do not split."""
     out, depth, cur = [], 0, []
     for ch in text:
-        if ch == "(":
+        if ch in "([{":
             depth += 1
-        elif ch == ")":
+        elif ch in ")]}":
             depth -= 1
         if ch == "," and depth == 0:
             out.append("".join(cur).strip())
