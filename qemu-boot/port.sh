@@ -341,7 +341,8 @@ for i in $(seq 0 $((n - 1))); do
 		case $f in
 		*.c)
 			b=$(basename "${f%.c}")
-			gcc -static -O2 -Wall -Werror -o "$guest/$b" "$f" || fail_setup "$f: does not compile"
+			gcc -static -O2 -Wall -Werror -I"$LSMCONV_ROOT/qemu-boot/guest" -o "$guest/$b" "$f" ||
+				fail_setup "$f: does not compile"
 			mt+=("$b") ;;
 		*)
 			if [ ! -f "$f" ] || [ ! -x "$f" ]; then continue; fi

@@ -13,16 +13,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0: return "0";
-	case EDQUOT: return "EDQUOT";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	default: return "other";
-	}
-}
+#include "lsmtest.h"
 
 static int create(const char *name, const char *file, int want)
 {
@@ -32,13 +23,7 @@ static int create(const char *name, const char *file, int want)
 		e = errno;
 	else
 		close(fd);
-	printf("case credcount.%s %s %s\n", name, e ? "deny" : "allow", ename(e));
-	fflush(stdout);
-	if (e != want) {
-		printf("expected %s\n", ename(want));
-		return 1;
-	}
-	return 0;
+	return lsmtest_case("credcount", name, e, want);
 }
 
 static int child(const char *tag)
@@ -71,19 +56,10 @@ static int in_child(const char *tag)
 
 int main(void)
 {
-	char lsm[512] = "";
-	FILE *f = fopen("/sys/kernel/security/lsm", "r");
 	int bad = 0;
 
-	if (f) {
-		if (!fgets(lsm, sizeof(lsm), f))
-			lsm[0] = 0;
-		fclose(f);
-	}
-	if (!strstr(lsm, "credcount")) {
-		printf("credcount is not active (lsm: %s)\n", lsm);
+	if (!lsmtest_active("credcount"))
 		return 77;
-	}
 	bad += in_child("a");
 	bad += in_child("b");
 	return bad ? 1 : 0;

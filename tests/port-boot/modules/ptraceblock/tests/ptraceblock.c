@@ -14,17 +14,9 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
-static int bad;
+#include "lsmtest.h"
 
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0: return "0";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	default: return "other";
-	}
-}
+static int bad;
 
 static void attach_case(const char *name, const char *comm, int want)
 {
@@ -54,27 +46,13 @@ static void attach_case(const char *name, const char *comm, int want)
 	waitpid(pid, &st, 0);
 	close(p[0]);
 	close(p[1]);
-	printf("case ptraceblock.%s %s %s\n", name, e ? "deny" : "allow", ename(e));
-	if (e != want) {
-		printf("expected %s\n", ename(want));
-		bad++;
-	}
+	bad += lsmtest_case("ptraceblock", name, e, want);
 }
 
 int main(void)
 {
-	char lsm[512] = "";
-	FILE *f = fopen("/sys/kernel/security/lsm", "r");
-
-	if (f) {
-		if (!fgets(lsm, sizeof(lsm), f))
-			lsm[0] = 0;
-		fclose(f);
-	}
-	if (!strstr(lsm, "ptraceblock")) {
-		printf("ptraceblock is not active (lsm: %s)\n", lsm);
+	if (!lsmtest_active("ptraceblock"))
 		return 77;
-	}
 	attach_case("attach_victim", "lsmconv-victim", EPERM);
 	attach_case("attach_victim2", "lsmconv-victimX", EPERM);
 	attach_case("attach_other", "lsmconv-other", 0);

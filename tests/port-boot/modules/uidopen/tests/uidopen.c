@@ -13,18 +13,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-static int bad;
+#include "lsmtest.h"
 
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0: return "0";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOENT: return "ENOENT";
-	default: return "other";
-	}
-}
+static int bad;
 
 /* Open FILE for reading as UID (in a child); the errno, 0 on success. */
 static int open_as(uid_t uid, const char *file)
@@ -49,11 +40,7 @@ static void open_case(const char *name, uid_t uid, const char *file, int want)
 {
 	int e = open_as(uid, file);
 
-	printf("case uidopen.%s %s %s\n", name, e ? "deny" : "allow", ename(e));
-	if (e != want) {
-		printf("expected %s (got %d)\n", ename(want), e);
-		bad++;
-	}
+	bad += lsmtest_case("uidopen", name, e, want);
 }
 
 static void mkfile(const char *file)
@@ -71,18 +58,8 @@ static void mkfile(const char *file)
 
 int main(void)
 {
-	char lsm[512] = "";
-	FILE *f = fopen("/sys/kernel/security/lsm", "r");
-
-	if (f) {
-		if (!fgets(lsm, sizeof(lsm), f))
-			lsm[0] = 0;
-		fclose(f);
-	}
-	if (!strstr(lsm, "uidopen")) {
-		printf("uidopen is not active (lsm: %s)\n", lsm);
+	if (!lsmtest_active("uidopen"))
 		return 77;
-	}
 	mkfile("/tmp/lsmconv-secret-1");
 	mkfile("/tmp/lsmconv-public-1");
 	open_case("user_secret", 1000, "/tmp/lsmconv-secret-1", EACCES);

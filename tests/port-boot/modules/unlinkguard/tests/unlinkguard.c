@@ -12,18 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int bad;
+#include "lsmtest.h"
 
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0: return "0";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOENT: return "ENOENT";
-	default: return "other";
-	}
-}
+static int bad;
 
 static void unlink_case(const char *name, const char *file, int want)
 {
@@ -38,27 +29,13 @@ static void unlink_case(const char *name, const char *file, int want)
 	close(fd);
 	if (unlink(file) < 0)
 		e = errno;
-	printf("case unlinkguard.%s %s %s\n", name, e ? "deny" : "allow", ename(e));
-	if (e != want) {
-		printf("expected %s\n", ename(want));
-		bad++;
-	}
+	bad += lsmtest_case("unlinkguard", name, e, want);
 }
 
 int main(void)
 {
-	char lsm[512] = "";
-	FILE *f = fopen("/sys/kernel/security/lsm", "r");
-
-	if (f) {
-		if (!fgets(lsm, sizeof(lsm), f))
-			lsm[0] = 0;
-		fclose(f);
-	}
-	if (!strstr(lsm, "unlinkguard")) {
-		printf("unlinkguard is not active (lsm: %s)\n", lsm);
+	if (!lsmtest_active("unlinkguard"))
 		return 77;
-	}
 	unlink_case("deny_prefix", "/tmp/lsmconv-deny-me", EPERM);
 	unlink_case("deny_exact", "/tmp/lsmconv-deny", EPERM);
 	unlink_case("allow_other", "/tmp/lsmconv-keep", 0);
