@@ -58,8 +58,10 @@ static inline int lsmtest_active(const char *lsm)
 	return 0;
 }
 
-/* Print the decision of case NAME (ERR: the errno, 0 = allowed) and
- * whether it was WANT; returns 0 as expected, 1 not. */
+/*
+ * Print the decision of case NAME (ERR: the errno, 0 = allowed) and
+ * whether it was WANT; returns 0 as expected, 1 not.
+ */
 static inline int lsmtest_case(const char *lsm, const char *name, int err, int want)
 {
 	printf("case %s.%s %s %s\n", lsm, name, err ? "deny" : "allow", lsmtest_errname(err));
