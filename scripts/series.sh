@@ -24,8 +24,9 @@
 # interrupted run (SIGINT/SIGTERM: exit 130/143, every child stopped) leaves
 # it as it was.
 #
-# Each step of STEPS below runs lsmconv's tools on a clone of the baseline
-# and becomes one commit (fixed dates), shaped like Casey Schaufler's v21
+# Each step (cocci/manifest.tsv: the steps, their subjects and what they
+# run; body() below: their commit messages) runs lsmconv's tools on a clone
+# of the baseline and becomes one commit (fixed dates), shaped like Casey Schaufler's v21
 # "LSM: Multiple concurrent LSMs"; a step that changes nothing is left out
 # and the cover letter says why.  The series is written by git format-patch
 # with fixed hashes and no signature, so two runs give byte-identical files;
@@ -92,18 +93,28 @@ check_signoff() {
 }
 
 # --- the steps ----------------------------------------------------------------
-# name|subject|commands ("forward STEP" = cocci/forward/forward.py STEP,
-# "rules N,N" = convert.sh tree --rules N,N), run in order.
-STEPS=(
-	"split|LSM: Split security.h|forward split"
-	"docs|LSM: Move the hook documentation to lsm_hooks.h|"
-	"macros|LSM: Introduce security hook calling macros|rules 30;forward interim-macros"
-	"heads|LSM: Add security module hook list heads|forward heads"
-	"switch|LSM: Switch to lists of hooks|forward switch;rules 10,11,12,13,20,40,50,51,60"
-	"retire|LSM: Remove unused capability.c|forward retire"
-)
+# manifest ARGS: lsmconv.manifest, the one reader of cocci/manifest.tsv.
+manifest() {
+	PYTHONPATH="$R/cocci${PYTHONPATH:+:$PYTHONPATH}" python3 -m lsmconv.manifest "$@"
+}
 
-# body NAME: what the step does, for its commit message (wrapped at 72).
+# STEPS: the manifest's steps, in order, one "name<TAB>subject<TAB>commands"
+# each ("forward STEP" = cocci/forward/forward.py STEP, "rules N,N" =
+# convert.sh tree --rules N,N; ';' between commands, run in order).
+declare -a STEPS
+load_steps() {
+	local out line
+	out=$(manifest steps) || fail "cocci/manifest.tsv: cannot read the steps (see above)"
+	[ -n "$out" ] || fail "cocci/manifest.tsv: no steps"
+	mapfile -t STEPS <<<"$out"
+	for line in "${STEPS[@]}"; do
+		[ -n "$(body "${line%%$'\t'*}")" ] ||
+			fail "cocci/manifest.tsv: step '${line%%$'\t'*}' has no commit-message body (body() in $0)"
+	done
+}
+
+# body NAME: what the step does, for its commit message (wrapped at 72);
+# NAME is a step of the manifest.
 body() {
 	case $1 in
 	split) cat <<-'EOF'
@@ -184,7 +195,7 @@ prepare_tree() {
 # run_step I: run step I's commands on the tree; its log in $work/logs/I.*
 run_step() {
 	local i=$1 cmds cmd rc=0
-	IFS='|' read -r _ _ cmds <<<"${STEPS[$i]}"
+	IFS=$'\t' read -r _ _ cmds <<<"${STEPS[$i]}"
 	: >"$work/logs/$i.items"
 	: >"$work/logs/$i.report.md"
 	IFS=';' read -r -a cmds <<<"$cmds"
@@ -198,11 +209,9 @@ run_step() {
 				fail "step $((i + 1)) ($cmd) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
 			;;
 		"rules "*)
-			local nums=${cmd#rules } n files=()
-			for n in ${nums//,/ }; do
-				files+=("$(cd "$R" && ls cocci/"$n"-*.cocci)")
-			done
-			echo "    convert.sh tree --rules $nums (${files[*]})" >>"$work/logs/$i.produced"
+			local nums=${cmd#rules } files
+			files=$(manifest files "$nums") || fail "step $((i + 1)): cocci/manifest.tsv: no files for rules $nums"
+			echo "    convert.sh tree --rules $nums (${files//$'\n'/ })" >>"$work/logs/$i.produced"
 			bg_run "$R/convert.sh" tree "$tree" --target "$target" --rules "$nums" --jobs "$jobs" \
 				--allow-partial --report "$work/logs/$i.conv.md" --items "$work/logs/$i.conv.jsonl" \
 				>/dev/null 2>>"$work/logs/$i.err" ||
@@ -225,7 +234,7 @@ commit_step() {	# commit_step I SUBJECT: commit what step I changed
 	{
 		echo "$subject"
 		echo
-		body "${STEPS[$i]%%|*}" | fmt -w 72
+		body "${STEPS[$i]%%$'\t'*}" | fmt -w 72
 		echo
 		echo "Produced by lsmconv (no file edited by hand):"
 		cat "$work/logs/$i.produced"
@@ -305,7 +314,7 @@ fill_cover() {
 		n=0
 		for i in "${KEPT[@]}"; do
 			n=$((n + 1))
-			IFS='|' read -r name subject _ <<<"${STEPS[$i]}"
+			IFS=$'\t' read -r name subject _ <<<"${STEPS[$i]}"
 			echo "  $n/$total $subject"
 			sed 's/^ *\(convert.sh tree --rules [0-9,]*\) .*/\1/; s/^ */        /' "$work/logs/$i.produced"
 		done
@@ -314,7 +323,7 @@ fill_cover() {
 			echo "Steps of v21 left out because they change nothing here:"
 			echo
 			for i in "${SKIPPED[@]}"; do
-				IFS='|' read -r name subject _ <<<"${STEPS[$i]}"
+				IFS=$'\t' read -r name subject _ <<<"${STEPS[$i]}"
 				why=$(skip_reason "$name")
 				echo "  $subject: $why"
 			done
@@ -383,7 +392,7 @@ write_report() {
 		echo "| --- | --- |"
 		sed 's/\t/ | /; s/^/| /; s/$/ |/' "$CP_TABLE"
 		for i in "${!STEPS[@]}"; do
-			IFS='|' read -r name subject _ <<<"${STEPS[$i]}"
+			IFS=$'\t' read -r name subject _ <<<"${STEPS[$i]}"
 			echo
 			echo "## Step $((i + 1)): $subject"
 			echo
@@ -425,6 +434,7 @@ main() {
 	# files).
 	on_interrupt ''
 	parse_args "$@"
+	load_steps
 	command -v spatch >/dev/null || fail "spatch not installed (make deps)"
 	guard_out "$out" "$MARKER" "$force" --out '[0-9][0-9][0-9][0-9]-*.patch' report.md
 	guard_out "$work" "$MARKER" "$force" --work tree logs out.tmp '*.txt' '*.tsv'
@@ -440,7 +450,7 @@ main() {
 	mkdir -p "$work/logs"
 	KEPT=() SKIPPED=()
 	for i in "${!STEPS[@]}"; do
-		IFS='|' read -r name subject cmds <<<"${STEPS[$i]}"
+		IFS=$'\t' read -r name subject cmds <<<"${STEPS[$i]}"
 		progress $((i + 1)) ${#STEPS[@]} "$subject"
 		: >"$work/logs/$i.produced"
 		if [ -n "$cmds" ]; then

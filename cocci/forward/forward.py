@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """The framework half of the forward series, as tree-level steps.
 
-The converter (convert.sh, cocci/[0-9]*.cocci) converts the modules and the
-call sites of security/security.c.  This tool does the rest of the 2015
-series "LSM: Multiple concurrent LSMs": the framework, which IS the target
-API, so most of it is imported from the target tree by name (never typed
-here) and the rest is generated from the legacy tree itself.
+The converter (convert.sh, the rules of cocci/manifest.tsv) converts the
+modules and the call sites of security/security.c.  This tool does the rest
+of the 2015 series "LSM: Multiple concurrent LSMs": the framework, which IS
+the target API, so most of it is imported from the target tree by name
+(never typed here) and the rest is generated from the legacy tree itself.
 
   forward.py STEP --tree DIR --target TARGET
+
+The steps are the "forward NAME" commands of cocci/manifest.tsv (their
+names and order); STEP NAME runs the function step_NAME below (dashes as
+underscores).
 
   split           (v21 1/7) struct security_operations and the legacy
                   prototypes move from include/linux/security.h to
@@ -43,11 +47,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lsmconv import hooks as hookmod, legacy, special as specialmod  # noqa: E402
+from lsmconv import hooks as hookmod, legacy, manifest as manifestmod, special as specialmod  # noqa: E402
 from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
 
 PROG = "forward.py"
-STEPS = ("split", "heads", "interim-macros", "switch", "retire")
 
 SEC_H = "include/linux/security.h"
 HOOKS_H = "include/linux/lsm_hooks.h"
@@ -597,7 +600,7 @@ def convert_left_calls(t, hooks, special):
                   "the function)" % (LEGACY_PTR, hook, head))
 
 
-def step_interim(t, target, hooks, special):
+def step_interim_macros(t, target, hooks, special):
     lines = t.lines(SEC_C)
     text = "\n".join(lines)
     if not re.search(r"\bcall_(int|void)_hook\(", text.replace("#define call_", "")):
@@ -981,8 +984,25 @@ def step_retire(t, target, hooks, special):
 
 
 # -------------------------------------------------------------------- main
+def steps():
+    """The steps, in series order: cocci/manifest.tsv's "forward NAME"."""
+    try:
+        return manifestmod.load().forward_steps()
+    except manifestmod.ManifestError as e:
+        die(str(e))
+
+
+def step_function(step):
+    """The function of STEP: step_NAME, dashes as underscores."""
+    fn = globals().get("step_" + step.replace("-", "_"))
+    if fn is None:
+        die("cocci/manifest.tsv names the step '%s', but there is no step_%s here"
+            % (step, step.replace("-", "_")))
+    return fn
+
+
 def usage():
-    die("usage: %s STEP --tree DIR --target TARGET\n  STEP: %s" % (PROG, " | ".join(STEPS)))
+    die("usage: %s STEP --tree DIR --target TARGET\n  STEP: %s" % (PROG, " | ".join(steps())))
 
 
 def main(argv):
@@ -999,8 +1019,9 @@ def main(argv):
             rest = rest[2:]
         else:
             die("unknown argument '%s'" % rest[0])
-    if step not in STEPS:
-        die("unknown step '%s' (one of %s)" % (step, ", ".join(STEPS)))
+    names = steps()
+    if step not in names:
+        die("unknown step '%s' (one of %s)" % (step, ", ".join(names)))
     if not tree or not target:
         usage()
     for rel in (SEC_H, HOOKS_H, SEC_C):
@@ -1012,8 +1033,7 @@ def main(argv):
     hooks = load_hooks(target)
     special = load_special()
     t = Tree(tree)
-    fn = {"split": step_split, "heads": step_heads, "interim-macros": step_interim,
-          "switch": step_switch, "retire": step_retire}[step]
+    fn = step_function(step)
     try:
         fn(t, target, hooks, special)
     except InputError as e:

@@ -2,6 +2,8 @@
 """lsmconv: the hook model and the steps of the converter.
 
 One home per concept:
+  manifest        the rules and the series steps (cocci/manifest.tsv): ids,
+                  files, order, kinds; steps, subjects, commands
   hooks           the target's hooks, from include/linux/lsm_hook_defs.h
   legacy          the legacy struct security_operations (-D legacy files)
   special         the special-dispatch table (cocci/lib/special.tsv) and

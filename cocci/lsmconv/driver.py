@@ -4,7 +4,7 @@
     python3 -m lsmconv.driver tree DIR [options]
     python3 -m lsmconv.driver file FILE... [options]
 
-Runs the semantic patches (cocci/[0-9]*.cocci, in order) over copies of the
+Runs the rules (cocci/manifest.tsv: which, in which order) over copies of the
 inputs, turns what they print into items (lsmconv.items), renders report.md
 from the items (lsmconv.report) and only then writes the results: in place
 through the original files, or into --out.
@@ -27,6 +27,7 @@ from . import fsio
 from . import hooks as H
 from . import items as I
 from . import linemap
+from . import manifest as M
 from . import paths as P
 from . import report as R
 
@@ -78,8 +79,8 @@ options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
          --items FILE    write the items (one JSON object a line) to FILE
          --allow-partial exit 0 even when something was left for a human
          --jobs N        spatch processes (default 1)
-         --rules LIST    only the rules whose number is in LIST (e.g. 30 or
-                         10,11,20); default every cocci/NN-*.cocci
+         --rules LIST    only the rules whose id is in LIST (e.g. 30 or
+                         10,11,20); default every rule of cocci/manifest.tsv
          --              end of options: every later argument is a path
 An option value may not start with '-' (write --out=VALUE or ./-name).
 
@@ -192,6 +193,7 @@ class Options:
 
     def __init__(self):
         self.inputs = []
+        self.rule_files = []    # [(path, kind)]: rule_files()
 
 
 def usage_error(msg):
@@ -210,7 +212,7 @@ def parse_args(argv):
     o.mode = argv[0]
     valued = {"--target": "a directory", "--out": "a directory", "--report": "a file name",
               "--items": "a file name", "--jobs": "a positive number",
-              "--rules": "a comma-separated list of rule numbers"}
+              "--rules": "a comma-separated list of rule ids"}
     i, rest = 1, False
     while i < len(argv):
         a = argv[i]
@@ -248,7 +250,7 @@ def parse_args(argv):
             o.jobs = int(value)
         elif name == "--rules":
             if not re.match(r"^[0-9]+(,[0-9]+)*$", value):
-                usage_error("--rules needs a comma-separated list of rule numbers")
+                usage_error("--rules needs a comma-separated list of rule ids")
             o.rules = value
         else:
             setattr(o, name[2:], value)
@@ -503,31 +505,24 @@ def check_parse(w):
 
 
 def rule_files(o):
-    rules = sorted((f for f in os.listdir(COCCI)
-                    if re.match(r"^[0-9].*\.cocci$", f) and
-                    os.path.isfile(os.path.join(COCCI, f)) and
-                    not os.path.islink(os.path.join(COCCI, f))),
-                   key=os.fsencode)
-    if o.rules:
-        want = set(o.rules.split(","))
-        rules = [r for r in rules if r.split("-", 1)[0] in want]
-        if not rules:
-            raise Fail("--rules %s: no such rule in %s" % (o.rules, COCCI))
-    return [os.path.join(COCCI, r) for r in rules]
-
-
-def rule_header(path, field):
-    """The value of a rule's `// FIELD: value` header line, or ''."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for text in f:
-            m = re.match(r"^// %s:\s*(.*)$" % field, text.rstrip("\n"))
-            if m:
-                return m.group(1).strip()
-    return ""
+    """[(path, kind)] of the rules to run, in the manifest's order: --rules
+    or every rule."""
+    try:
+        m = M.load()
+        rules = m.select(o.rules.split(",") if o.rules else None)
+    except M.ManifestError as e:
+        raise Fail("--rules %s: %s" % (o.rules, e) if o.rules else str(e))
+    out = []
+    for r in rules:
+        path = m.rule_path(r)
+        if not os.path.isfile(path) or os.path.islink(path):
+            raise Fail("%s:%d: rule %s: no file cocci/%s" % (m.where(), r.line, r.id, r.file))
+        out.append((path, r.kind))
+    return out
 
 
 def rule_options(path):
-    return rule_header(path, "Options").split()
+    return M.header(path, "Options").split()
 
 
 def work_files(top):
@@ -542,10 +537,10 @@ def run_rules(w):
     raw: [(k, rule name, kind, path, line, detail)]; snaps[k] is the state
     before rule k (1-based), snaps[n + 1] the state after the last rule;
     small: {spatch temp file: its lines}."""
-    rules = rule_files(w.o)
+    rules = w.o.rule_files
     n = len(rules)
     raw, snaps, small = [], {}, {}
-    for k, r in enumerate(rules, 1):
+    for k, (r, kind) in enumerate(rules, 1):
         name = os.path.basename(r)
         say("[%d/%d] rule %s" % (k, n, name))
         snaps[k] = w.snapshot()
@@ -555,7 +550,10 @@ def run_rules(w):
         os.mkdir(tmp)
         # A rule whose `// Text pass:` header names a module is a text pass
         # (what SmPL cannot express): that module runs over the files.
-        text_pass = rule_header(r, "Text pass")
+        text_pass = M.text_pass(r)
+        if bool(text_pass) != (kind == "text"):
+            raise Fail("rule %s is kind %s in cocci/manifest.tsv, but %s a `// Text pass:` header"
+                       % (name, kind, "has" if text_pass else "has no"))
         if text_pass:
             cmd = [sys.executable, "-m", text_pass, "--target",
                    os.path.abspath(w.o.target)] + work_files(w.cur)
@@ -905,6 +903,7 @@ def _oserr(e):
 # --- main --------------------------------------------------------------------
 
 def convert(o):
+    o.rule_files = rule_files(o)
     check_target(o.target)
     check_outputs(o)
     inputs = collect(o)

@@ -168,6 +168,13 @@ driver_tests() {
 		>"$d/stdout" 2>"$d/stderr" || RC=$?
 	check "target without lsm_hook_defs.h: exit 2" test "$RC" = 2
 
+	RC=0
+	"$ROOT/convert.sh" file "$CASES/10-yama-module/input.c" --target "$TARGET" --out "$d/out" \
+		--rules 10,0 >"$d/stdout" 2>"$d/stderr" || RC=$?
+	check "--rules with an id the manifest lacks: exit 2, cocci/manifest.tsv named" \
+		test "$RC" = 2 -a -n "$(grep -F "no rule 0 in cocci/manifest.tsv" "$d/stderr")"
+	check "--rules with an id the manifest lacks: nothing written" test -z "$(ls -A "$d/out")"
+
 	cp -- "$CASES/12-no-name/input.c" "$d/inplace.c"
 	rc=0
 	"$ROOT/convert.sh" file "$d/inplace.c" --target "$TARGET" --report "$d/r.md" \

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# pyflakes over lsmconv's Python: one case per tracked .py file (and every
-# .py of the cocci/lsmconv package, tracked or not yet), so a failure names
-# the file and pyflakes' messages follow as TAP diagnostics.  The
+# The manifest (cocci/manifest.tsv, read by lsmconv.manifest): every
+# cocci/NN-*.cocci is a rule row, every rule row's file exists, a rule's
+# kind agrees with its `// Text pass:` header, and forward.py has a
+# function for every forward step.  Mutations, run here so the check
+# cannot pass vacuously: a manifest copy without its last rule row must
+# fail naming that rule's file; one whose first rule row names a file
+# that does not exist must fail naming it.
+# Then pyflakes over lsmconv's Python: one case per tracked .py file (and
+# every .py of the cocci/lsmconv package, tracked or not yet), so a failure
+# names the file and pyflakes' messages follow as TAP diagnostics.  The
 # interpreter is python3 if it has pyflakes (Debian python3-pyflakes),
 # else /usr/bin/python3.
 # Mutation check: an unused import added to a module makes its case fail
@@ -15,6 +22,56 @@ cd "$root" || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 echo "TAP version 13"
+
+# manifest ARGS: python3 -m lsmconv.manifest ARGS, stderr kept in $mf_err.
+work=$(mktemp -d "${TMPDIR:-/tmp}/lsmconv-lint.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mf_err=$work/manifest.err
+manifest() {
+	PYTHONPATH="$root/cocci${PYTHONPATH:+:$PYTHONPATH}" python3 -m lsmconv.manifest "$@" 2>"$mf_err"
+}
+if manifest check; then
+	tap_ok "manifest: every cocci/NN-*.cocci is a rule of cocci/manifest.tsv, every rule's file exists"
+else
+	tap_not_ok "manifest: every cocci/NN-*.cocci is a rule of cocci/manifest.tsv, every rule's file exists"
+	tap_diag "$(cat "$mf_err")"
+fi
+missing=()
+if steps=$(manifest steps); then
+	while IFS=$'\t' read -r _ _ cmds; do
+		IFS=';' read -r -a cmds <<<"$cmds"
+		for c in "${cmds[@]}"; do
+			[[ $c == "forward "* ]] || continue
+			c=${c#forward }
+			grep -q "^def step_${c//-/_}(" cocci/forward/forward.py || missing+=("$c")
+		done
+	done <<<"$steps"
+else
+	missing+=("(manifest steps failed: $(cat "$mf_err"))")
+fi
+tap_check "manifest: forward.py has a step_NAME for every forward step${missing[*]:+ (missing: ${missing[*]})}" \
+	test ${#missing[@]} -eq 0
+# failed_naming PATTERN: the mutant's check exited 1 with PATTERN in its errors.
+failed_naming() {
+	[ "$rc" -eq 1 ] && grep -q -- "$1" "$mf_err"
+}
+# Mutation 1: the last rule row removed (no later row can depend on it).
+last=$(awk -F'\t' '$1 == "rule" { n = NR } END { print n }' cocci/manifest.tsv)
+awk -F'\t' -v n="$last" 'NR == n { print $3 >"/dev/stderr"; next } { print }' \
+	cocci/manifest.tsv >"$work/dropped.tsv" 2>"$work/dropped.file"
+dropped=$(cat "$work/dropped.file")
+rc=0
+manifest --manifest "$work/dropped.tsv" --cocci cocci check || rc=$?
+tap_check "manifest mutation: without the row of cocci/$dropped the check fails naming it (exit $rc)" \
+	failed_naming "cocci/$dropped: not a rule"
+# Mutation 2: the first rule row names a file that does not exist.
+awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "rule" && !done { done = 1; $3 = $2 "-gone.cocci" } { print }' \
+	cocci/manifest.tsv >"$work/gone.tsv"
+rc=0
+manifest --manifest "$work/gone.tsv" --cocci cocci check || rc=$?
+tap_check "manifest mutation: a rule row whose file is missing fails naming it (exit $rc)" \
+	failed_naming "no file cocci/[0-9]*-gone\.cocci"
+
 py=""
 for cand in python3 /usr/bin/python3; do
 	if "$cand" -m pyflakes --version >/dev/null 2>&1; then
