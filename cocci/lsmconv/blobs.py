@@ -301,7 +301,12 @@ def rewrite(port, Item, Line, enabled=True):
                 f = enclosing(rel, idx)
                 decls = local_decls(", ".join(f[1]) + ";\n" + f[4]) if f else {}
                 base = re.sub(r"\s+", "", m.group(2))
-                typ = expr_type(base, decls)
+                # a member (bprm->cred->security), a call's or an index's result:
+                # not a declared variable, its type is not known
+                pre = t[:m.start(2)]
+                typ = None if re.search(r"(->|\.|\)|\])\s*$", pre) and not re.search(
+                    r"\(\s*(const\s+)?(struct\s+)?\w+\s*\**\s*\)\s*$", pre) else \
+                    expr_type(base, decls)
                 k = [k for k in by_member.get(m.group(3), []) if k.struct == typ]
                 uses.append((rel, idx, m, k[0] if k else None, f))
 
@@ -397,7 +402,10 @@ def rewrite(port, Item, Line, enabled=True):
     todo_lines = set()
     for rel, idx, m, k, f in sorted(uses, key=lambda u: (u[0], u[1], -u[2].start())):
         p = plan.get(k.name) if k else None
-        where = "%s->%s" % (re.sub(r"\s+", "", m.group(2)), m.group(3))
+        line_code = code[rel].split("\n")[idx]
+        chain = re.search(r"(?:\w+\s*(?:->|\.)\s*)*$", line_code[:m.start(2)]).group(0)
+        where = "%s%s->%s" % (re.sub(r"\s+", "", chain), re.sub(r"\s+", "", m.group(2)),
+                              m.group(3))
         if f and (rel, f[2]) in removed_fn:
             continue
         if p is not None:
@@ -438,19 +446,37 @@ def rewrite(port, Item, Line, enabled=True):
             continue
         todo_lines.add((rel, idx))
         pending.append((rel, idx, Item("todo", "blob", todo_text(
-            port, ks, by_member, m, k, where, why_not))))
-    # a blob member reached with `.` (a struct, not a pointer): never rewritten
-    dot_re = re.compile(r"[\w\])]\s*\.\s*(%s)\b" % "|".join(members))
+            port, ks, by_member, m, k, where, why_not, plan))))
+    # a blob member reached with `.` (a struct, not a pointer), or through an
+    # expression USE_RE does not take apart (f(x)->security, a[i]->security):
+    # never rewritten
+    seen = {(u[0], u[1], u[2].start(3)) for u in uses}
+    other_re = re.compile(r"[\w\])]\s*(\.|->)\s*(%s)\b" % "|".join(members))
     for rel in files:
         for idx, t in enumerate(code[rel].split("\n")):
-            m = dot_re.search(t)
-            if m and (rel, idx) not in todo_lines:
+            m = [m for m in other_re.finditer(t) if (rel, idx, m.start(2)) not in seen]
+            m = m[0] if m else None
+            if m and (rel, idx) not in todo_lines and m.group(1) == "->":
+                todo_lines.add((rel, idx))
+                cands = by_member.get(m.group(2), [])
+                done = [c for c in cands if c.name in plan]
+                pending.append((rel, idx, Item("todo", "blob", (
+                    "direct use of ->%s through an expression the port does not type (a "
+                    "call, an index, a cast): %s" % (m.group(2), (
+                        "the module's %s blob is in %s now: use %s" % (
+                            "/".join(c.name for c in done), sizes,
+                            " or ".join("%s_%s()" % (ident, c.name) for c in done)))
+                        if done else (
+                        "the framework allocates this blob (%s in lsm_blob_sizes): reach the "
+                        "module's part through an accessor" % "/".join(c.lbs for c in cands))
+                        if cands else "the target has no lsm_blob_sizes field for it")))))
+            elif m and (rel, idx) not in todo_lines:
                 todo_lines.add((rel, idx))
                 pending.append((rel, idx, Item("todo", "blob", (
                     "direct use of .%s (the security blob of a structure, not through a "
                     "pointer): the framework allocates the blobs it knows (lsm_blob_sizes); "
                     "reach the module's part through an accessor like %s_cred()" % (
-                        m.group(1), ident)))))
+                        m.group(2), ident)))))
     for (rel, idx), text in edits.items():
         files[rel][idx].text = text
     for rel, idx, it in pending:
@@ -619,7 +645,7 @@ def _copy_rewrite(rel, lines, f, obj, member, t, ptr, acc, hook, fn, Item, kill,
             break
 
 
-def todo_text(port, ks, by_member, m, k, where, why_not):
+def todo_text(port, ks, by_member, m, k, where, why_not, plan):
     assign = m.group(4)
     cands = [k] if k else by_member.get(m.group(3), [])
     sizes = "%s_blob_sizes" % port.ident
@@ -629,6 +655,14 @@ def todo_text(port, ks, by_member, m, k, where, why_not):
                     "allocation into" if assign else "direct use of", where))
     lbs = "/".join(c.lbs for c in cands)
     first = cands[0]
+    done = [c for c in cands if c.name in plan]
+    if not k and done:
+        return ("%s %s: the port cannot tell this expression's type (%s); the module's %s "
+                "blob is in %s now (the framework allocates and frees it): if it is a %s, "
+                "use %s" % ("allocation into" if assign else "direct use of", where, lbs,
+                             "/".join(c.name for c in done), sizes,
+                             " or a ".join("struct %s" % c.struct for c in done),
+                             " or ".join("%s_%s()" % (port.ident, c.name) for c in done)))
     text = ("%s %s: declare struct lsm_blob_sizes %s __lsm_ro_after_init = { .%s = "
             "sizeof(your blob) }, set .blobs = &%s in DEFINE_LSM, and reach your part "
             "through an accessor returning %s + %s.%s (as selinux_cred()/selinux_inode() do); "

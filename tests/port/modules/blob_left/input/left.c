@@ -74,6 +74,10 @@ static int left_file_open(struct file *file)
 	struct inode *inode = file_inode(file);
 
 	file->f_security = inode->i_security;
+	if (!file->f_inode->i_security)
+		return -ENOENT;
+	if (!file_inode(file)->i_security)
+		return -ENOENT;
 	return left_saved->security ? 0 : -EPERM;
 }
 
