@@ -338,8 +338,6 @@ def rewrite(port, Item, Line, enabled=True):
             reason = "no single file with DEFINE_LSM(%s)" % ident
         elif any(u[0] != defrel[0] for u in kuses):
             reason = "the uses are in more than one file (the accessor would need a header)"
-        elif re.search(r"\bstruct\s+lsm_blob_sizes\b|\.blobs\s*=", "\n".join(code.values())):
-            reason = "the module declares lsm_blob_sizes already"
         elif any(f[0] == acc for fs in funcs.values() for f in fs):
             reason = "the module has a function %s() already" % acc
         rel = defrel[0] if defrel else None
@@ -384,6 +382,11 @@ def rewrite(port, Item, Line, enabled=True):
                 remove.append((h, fn, e, f, "free", obj, None))
                 continue
             reason = ("%s() (%s) does more than kfree(%s->%s)" % (fn, h, obj, k.member))
+        if not reason and re.search(r"\bstruct\s+lsm_blob_sizes\b|\.blobs\s*=",
+                                    "\n".join(code.values())):
+            reason = ("the module declares lsm_blob_sizes already (its own, or %s from an "
+                      "earlier port run): add .%s to it and an accessor by hand, then remove "
+                      "the hooks" % (sizes, k.lbs))
         if not reason and len(types) != 1:
             reason = "the alloc hooks disagree on the blob type (%s)" % ", ".join(sorted(types)) \
                 if types else "no alloc hook says the blob's type"
