@@ -10,7 +10,7 @@ must be explained: it touches a line a todo names (file:line of the tool
 output), lies in a function around a todo's line or named in a todo's text,
 changes a line that uses a function a todo names or is in, changes a line
 with an identifier (one with an underscore) the todo's text names (the
-`credcount_blob_sizes` a blob todo tells you to declare), or contains a line
+`NAME_blob_sizes` a blob todo tells you to declare), or contains a line
 matching a row of EDITS.tsv (`file<TAB>text<TAB>reason`: the edits the
 report does not name, each with its reason).  Prints one line per hunk,
 

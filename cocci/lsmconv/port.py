@@ -14,7 +14,10 @@ Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
            when the signature then matches
   reg      a hook list nothing registers gets an init + DEFINE_LSM;
            module_init() registering hooks becomes DEFINE_LSM
-  blob     direct use of cred->security, inode->i_security, ... named
+  blob     a module's own blob allocation: the simple alloc/free hooks and
+           a copying alloc hook become the lsm_blob_sizes form with
+           accessors (lsmconv.blobs); every other direct use of
+           cred->security, inode->i_security, ... is named
   sweep    cocci/port/legacy-sweep.cocci plus a text scan (macro bodies,
            #include of capability.c, code spatch cannot parse, anything
            left inside a hook list that is not an entry)
@@ -22,8 +25,9 @@ Every finding that needs a human is a todo with file:line; exit status 0
 only when there is none (1 otherwise; 2 usage/input error, nothing
 written; 3 failure after writing started).
 
-LSMCONV_PORT_MUTATE=sweep|sig|cap switches one check off; only
-tests/port/run.sh sets it, to show that named cases then fail.
+LSMCONV_PORT_MUTATE=sweep|sig|cap|blob switches one check off (blob: the
+rewrite only, every use is still named); only tests/port/run.sh sets it, to
+show that named cases then fail.
 LSMCONV_PORT_CACHE=DIR keeps convert.sh results by input hash (tests).
 """
 import argparse
@@ -35,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 
-from lsmconv import capability, hooks, paths
+from lsmconv import blobs, capability, hooks, paths
 from lsmconv.port_c import find_function, norm_type, param_type, strip_comments
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -93,18 +97,6 @@ def load_renames(path=RENAMES):
             new = [] if p[1] == "removed" else p[1].split(",")
             out[p[0]] = {"new": new, "version": p[2], "commit": p[3], "what": p[4]}
     return out
-
-
-def blob_fields(tree):
-    """lbs_* members of the target's struct lsm_blob_sizes."""
-    try:
-        with open(os.path.join(tree, "include/linux/lsm_hooks.h"), encoding="utf-8",
-                  errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return set()
-    m = re.search(r"struct lsm_blob_sizes\s*\{(.*?)\}", text, re.S)
-    return set(re.findall(r"\b(lbs_\w+)\s*;", m.group(1))) if m else set()
 
 
 # ---------------------------------------------------------------- epoch
@@ -194,7 +186,6 @@ class Port:
         self.hooks = hooks.load(target)
         self.cap = capability.hooks(target)
         self.renames = load_renames()
-        self.lbs = blob_fields(target)
         self.files = files          # {rel: [Line]}
         self.notes = []
 
@@ -534,37 +525,8 @@ class Port:
         return None
 
     # -- blobs
-    BLOBS = {"i_security": ("inode", "lbs_inode"), "f_security": ("file", "lbs_file"),
-             "sk_security": ("sock", "lbs_sock"), "s_security": ("superblock", "lbs_superblock")}
-
     def blobs(self):
-        for rel, lines in self.files.items():
-            code = strip_comments(self.text(rel)).split("\n")
-            for idx, t in enumerate(code):
-                for m in re.finditer(r"(\w+)\s*(->|\.)\s*(security|i_security|f_security|"
-                                     r"sk_security|s_security)\b(\s*=(?!=))?", t):
-                    var, field, assign = m.group(1), m.group(3), m.group(4)
-                    if field == "security":
-                        obj = "cred" if re.search(r"cred|new|old", var) else None
-                        lbs = "lbs_cred" if obj else "lbs_cred/lbs_ipc/lbs_msg_msg/lbs_task"
-                        what = "%s->security" % var
-                    else:
-                        obj, lbs = self.BLOBS[field]
-                        what = "%s->%s" % (var, field)
-                    if lbs in self.BLOBS.get(field, ("", ""))[1:] and lbs not in self.lbs:
-                        hint = ("the target has no %s: keep the module's own allocation "
-                                "(only one module may own this pointer)" % lbs)
-                    else:
-                        hint = ("declare struct lsm_blob_sizes %s_blob_sizes __lsm_ro_after_init "
-                                "= { .%s = sizeof(your blob) }, set .blobs = &%s_blob_sizes in "
-                                "DEFINE_LSM, and reach your part through an accessor returning "
-                                "%s + %s_blob_sizes.%s (as selinux_cred()/selinux_inode() do); "
-                                "the framework allocates and frees it" % (
-                                    self.ident, lbs.split("/")[0], self.ident, what,
-                                    self.ident, lbs.split("/")[0]))
-                    lines[idx].items.append(Item("todo", "blob", "%s %s: %s" % (
-                        "allocation into" if assign else "direct use of", what, hint)))
-                    break
+        blobs.rewrite(self, Item, Line, enabled=not mutated("blob"))
 
     # -- sweep
     def sweep(self, workdir):
@@ -808,11 +770,11 @@ def port_main(args):
                         "dead register_security() error path it was in" % m.group(1))))
                     continue
                 line.items.append(Item("todo", "convert", detail))
-        sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
-        port.check_entries(None)
         port.markers()
         port.registration()
         port.blobs()
+        sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
+        port.check_entries(None)
         port.sweep(work)
         todos, changes = [], []
         for r in rels:

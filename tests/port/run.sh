@@ -11,7 +11,7 @@
 #   expected/     the port's output (byte-compared, every file)
 #   report.expect lines that must appear in the report (grep -F), one test each
 #   exit.expect   convert.sh port's exit status (default 1)
-#   mutations     checks (sweep, sig, cap) whose mutation must make this case
+#   mutations     checks (sweep, sig, cap, blob) whose mutation must make this case
 #                 fail: run with LSMCONV_PORT_MUTATE=CHECK, the output, the
 #                 exit status or a report.expect line must differ
 # Per case: output and exit status; one test per report line; idempotence
@@ -80,7 +80,7 @@ run_case() {
 		echo "ok - $NAME: output equals expected/, exit $rc"
 	else
 		echo "not ok - $NAME: output equals expected/, exit $rc (want $want)"
-		diff -r -x .lsmconv-port -- "$c/expected" "$w/out" 2>&1 | head -n 20 | sed 's/^/# /'
+		diff -r -x .lsmconv-port -- "$c/expected" "$w/out" 2>&1 | head -n 20 | sed 's/^/# /' || true
 		sed 's/^/# /' "$w/report.md.err"
 	fi
 	if [[ -f "$c/report.expect" ]]; then

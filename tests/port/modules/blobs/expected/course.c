@@ -8,37 +8,49 @@
 struct course_cred { int level; };
 struct course_inode { int label; };
 
-static int course_cred_alloc_blank(struct cred *cred, gfp_t gfp)
-{
-	struct course_cred *c = kzalloc(sizeof(*c), gfp);
+static struct lsm_blob_sizes course_blob_sizes __lsm_ro_after_init = {
+	.lbs_cred = sizeof(struct course_cred),
+	.lbs_inode = sizeof(struct course_inode),
+};
 
-	if (!c)
-		return -ENOMEM;
-	cred->security = c;
+static inline struct course_cred *course_cred(const struct cred *cred)
+{
+	return cred->security + course_blob_sizes.lbs_cred;
+}
+
+static inline struct course_inode *course_inode(const struct inode *inode)
+{
+	return inode->i_security + course_blob_sizes.lbs_inode;
+}
+
+static int course_cred_prepare(struct cred *new, const struct cred *old, gfp_t gfp)
+{
+	const struct course_cred *oc = course_cred(old);
+	struct course_cred *nc = course_cred(new);
+
+	nc->level = oc->level;
 	return 0;
 }
 
-static void course_cred_free(struct cred *cred)
+static void course_cred_transfer(struct cred *new, const struct cred *old)
 {
-	kfree(cred->security);
+	struct course_cred *nc = course_cred(new);
+
+	*nc = *(struct course_cred *)course_cred(old);
 }
 
-static int course_inode_alloc_security(struct inode *inode)
+static int course_inode_permission(struct inode *inode, int mask)
 {
-	inode->i_security = kzalloc(sizeof(struct course_inode), GFP_NOFS);
-	return inode->i_security ? 0 : -ENOMEM;
-}
+	struct course_inode *isec = course_inode(inode);
+	const struct course_cred *c = course_cred(current_cred());
 
-static void course_inode_free_security(struct inode *inode)
-{
-	kfree(inode->i_security);
+	return isec->label > c->level ? -EACCES : 0;
 }
 
 static struct security_hook_list course_hooks[] __lsm_ro_after_init = {
-	LSM_HOOK_INIT(cred_alloc_blank, course_cred_alloc_blank),
-	LSM_HOOK_INIT(cred_free, course_cred_free),
-	LSM_HOOK_INIT(inode_alloc_security, course_inode_alloc_security),
-	LSM_HOOK_INIT(inode_free_security, course_inode_free_security),
+	LSM_HOOK_INIT(cred_prepare, course_cred_prepare),
+	LSM_HOOK_INIT(cred_transfer, course_cred_transfer),
+	LSM_HOOK_INIT(inode_permission, course_inode_permission),
 };
 
 static int __init course_init(void)
@@ -49,4 +61,5 @@ static int __init course_init(void)
 DEFINE_LSM(course) = {
 	.name = "course",
 	.init = course_init,
+	.blobs = &course_blob_sizes,
 };
