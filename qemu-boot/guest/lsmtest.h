@@ -37,46 +37,13 @@ static inline const char *lsmtest_errname(int e)
 	}
 }
 
-/*
- * 1 when the kernel was booted the legacy way, "security=LSM" and no "lsm=":
- * that is how make port boots the legacy form on the rewound baseline, whose
- * /sys/kernel/security/lsm must not be read (lsm_names is only ever set by
- * security_add_hooks(), so the file's read handler dereferences NULL there).
- */
-static inline int lsmtest_legacy_boot(const char *lsm)
-{
-	char cmd[1024] = "", want[80];
-	FILE *f = fopen("/proc/cmdline", "r");
-	char *p, *save = NULL;
-	int chosen = 0;
-
-	if (!f)
-		return 0;
-	if (!fgets(cmd, sizeof(cmd), f))
-		cmd[0] = 0;
-	fclose(f);
-	snprintf(want, sizeof(want), "security=%s", lsm);
-	for (p = strtok_r(cmd, "\n ", &save); p; p = strtok_r(NULL, "\n ", &save)) {
-		if (!strncmp(p, "lsm=", 4))
-			return 0;
-		if (!strcmp(p, want))
-			chosen = 1;
-	}
-	return chosen;
-}
-
-/* 1 when LSM is in /sys/kernel/security/lsm (or chosen by a legacy boot); else says why, 0. */
+/* 1 when LSM is in /sys/kernel/security/lsm; else says why, 0. */
 static inline int lsmtest_active(const char *lsm)
 {
 	char list[512] = "", shown[512];
-	FILE *f;
+	FILE *f = fopen("/sys/kernel/security/lsm", "r");
 	char *p, *save = NULL;
 
-	if (lsmtest_legacy_boot(lsm)) {
-		printf("%s: legacy boot (security=%s), /sys/kernel/security/lsm not read\n", lsm, lsm);
-		return 1;
-	}
-	f = fopen("/sys/kernel/security/lsm", "r");
 	if (f) {
 		if (!fgets(list, sizeof(list), f))
 			list[0] = 0;
