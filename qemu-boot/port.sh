@@ -388,7 +388,11 @@ else
 		mkdir -p "$work/$name/build-src"
 		cp "${srcs[$i]}"/*.[ch] "$work/$name/build-src/"
 		# The baseline starts LSMs from 6.1's lsm_info table; a 4.x
-		# security_initcall() becomes an entry of it (and nothing else).
+		# security_initcall() becomes an entry of it.  That table already
+		# runs only the major chosen by security=, so the module's own
+		# security_module_enable() check is answered yes: the baseline's
+		# copy compares against 4.0's SECURITY_NAME_MAX (10) characters
+		# and would refuse a longer name (unlinkguard) that 6.1 accepts.
 		# A legacy form that did not build here before is not tried again
 		# while its sources and the baseline are the same.
 		key=$( (cat "${srcs[$i]}"/*.[ch]; echo "$baseline") | sha256sum | cut -d' ' -f1)
@@ -397,7 +401,7 @@ else
 			continue
 		fi
 		rm -f "$work/$name/baseline-fail"
-		printf '/* Written by lsmconv make port: security_initcall() on the rewound baseline. */\n#include <linux/lsm_hooks.h>\n#define security_initcall(fn) DEFINE_LSM(%s) = { .name = "%s", .flags = LSM_FLAG_LEGACY_MAJOR, .init = fn }\n' \
+		printf '/* Written by lsmconv make port: security_initcall() on the rewound baseline. */\n#include <linux/lsm_hooks.h>\n#define security_initcall(fn) DEFINE_LSM(%s) = { .name = "%s", .flags = LSM_FLAG_LEGACY_MAJOR, .init = fn }\n#define security_module_enable(ops) 1\n' \
 			"$name" "$name" >"$work/$name/build-src/lsmconv-baseline-compat.h"
 		cand+=("$name")
 		keys[$name]=$key
