@@ -19,8 +19,8 @@ Commands come from
     on our behalf (make headers_install runs rsync).
 A command counts when it resolves on PATH (+ sbin) of this machine; its
 package comes from `dpkg -S`.  It is installed on a fresh machine when its
-package is in deps.sh, is Essential or Priority required (debootstrap
-minbase), or is a Depends/Pre-Depends of one of those (apt installs it).
+package is in deps.sh, is Essential or Priority required (what a
+minbase chroot has), or is a Depends/Pre-Depends of one of those (apt installs it).
 """
 import os
 import re

@@ -56,7 +56,7 @@ done <"$work/report.tsv"
 
 # spatch's Python scripting: coccinelle does not depend on the library it
 # loads (libpython3.X.so, from libpython3-dev), so a fresh machine had spatch
-# but every rule with a script:python part failed.  Caught on a debootstrap
+# but every rule with a script:python part failed.  Caught on a minbase
 # chroot without libpython3-dev: "Py.find_library: unable to find the Python
 # library" and no output.
 if command -v spatch >/dev/null; then
