@@ -7,12 +7,21 @@
 #   make bench   timings and sizes, as figures
 #
 # TREE=DIR points every target at another kernel tree (default: the distro
-# tree, build/$(LSMCONV_DISTRO) of scripts/lib.sh, unpacked by `make tree`).
+# tree build/linux-source-$(TARGET), unpacked by `make tree`; TARGET is 6.1
+# unless given, see scripts/lib.sh).
 # A TREE with spaces works; an empty TREE= is an error.
 
 SHELL := /bin/bash
-# The one home of the distro tree's name is scripts/lib.sh.
-DISTRO := $(shell sed -n 's/^LSMCONV_DISTRO=//p' scripts/lib.sh)
+# The one home of the distro trees' names is scripts/lib.sh.  TARGET=6.12
+# picks Debian's linux-source-6.12 instead of the default (6.1).
+DEFAULT_TARGET := $(shell sed -n 's/^LSMCONV_DEFAULT_TARGET=//p' scripts/lib.sh)
+TARGETS := $(shell sed -n 's/^LSMCONV_TARGETS="\(.*\)"$$/\1/p' scripts/lib.sh)
+TARGET ?= $(DEFAULT_TARGET)
+ifeq ($(filter $(TARGET),$(TARGETS)),)
+$(error TARGET=$(TARGET): not one of the distro targets ($(TARGETS)))
+endif
+export LSMCONV_TARGET := $(TARGET)
+DISTRO := linux-source-$(TARGET)
 DISTRO_TREE := build/$(DISTRO)
 ifeq ($(origin TREE),undefined)
 TREE := $(DISTRO_TREE)

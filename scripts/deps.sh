@@ -7,8 +7,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES=(
-	# tree and conversion
-	linux-source-6.1 xz-utils coccinelle libpython3-dev git python3 python3-pyflakes shellcheck
+	# tree (the chosen target, scripts/lib.sh) and conversion
+	"$LSMCONV_DISTRO" xz-utils coccinelle libpython3-dev git python3 python3-pyflakes shellcheck
 	# kernel builds
 	gcc make bc flex bison libelf-dev libssl-dev cpio rsync
 	# tests: process-group checks of the signal cases (pgrep, ps)

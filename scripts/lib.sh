@@ -6,12 +6,25 @@
 LSMCONV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export LSMCONV_ROOT
 
-# The distro tree, the default target of every command: Debian's package
-# (scripts/deps.sh installs it), unpacked by scripts/tree.sh.  The one place
-# that names it; the Makefile reads LSMCONV_DISTRO from here.
-LSMCONV_DISTRO=linux-source-6.1
+# The distro trees: Debian's linux-source-VERSION packages (scripts/deps.sh
+# installs the one chosen), unpacked by scripts/tree.sh into build/.  The
+# one place that names them; the Makefile (TARGET=) and lsmconv.paths read
+# these lines.  LSMCONV_TARGET picks one; the default is the tree every
+# command works on and the only one the series is regenerated from.
+LSMCONV_DEFAULT_TARGET=6.1
+LSMCONV_TARGETS="6.1 6.12"
+LSMCONV_TARGET=${LSMCONV_TARGET:-$LSMCONV_DEFAULT_TARGET}
+case " $LSMCONV_TARGETS " in
+*" $LSMCONV_TARGET "*) ;;
+*)
+	printf '%s: error: TARGET=%s: not one of the distro targets (%s)\n' \
+		"${0##*/}" "$LSMCONV_TARGET" "$LSMCONV_TARGETS" >&2
+	exit 2
+	;;
+esac
+LSMCONV_DISTRO=linux-source-$LSMCONV_TARGET
 LSMCONV_DISTRO_TREE=$LSMCONV_ROOT/build/$LSMCONV_DISTRO
-export LSMCONV_DISTRO LSMCONV_DISTRO_TREE
+export LSMCONV_TARGET LSMCONV_DISTRO LSMCONV_DISTRO_TREE
 
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Where lsmconv's files are: the repository and the default target tree.
 
-The distro tree's name has one home, scripts/lib.sh (LSMCONV_DISTRO=...);
-this module reads it from there, so Python and shell agree.
+The distro trees' names have one home, scripts/lib.sh (LSMCONV_DEFAULT_TARGET,
+LSMCONV_TARGET); this module reads them from there, so Python and shell agree.
 """
 import os
 import re
@@ -12,12 +12,18 @@ ROOT = os.path.dirname(COCCI)
 
 
 def distro_name():
-    with open(os.path.join(ROOT, "scripts", "lib.sh"), encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r"^LSMCONV_DISTRO=(\S+)\s*$", line)
-            if m:
-                return m.group(1)
-    raise RuntimeError("scripts/lib.sh names no LSMCONV_DISTRO")
+    """linux-source-<LSMCONV_TARGET, else LSMCONV_DEFAULT_TARGET of lib.sh>."""
+    target = os.environ.get("LSMCONV_TARGET", "")
+    if not target:
+        with open(os.path.join(ROOT, "scripts", "lib.sh"), encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r"^LSMCONV_DEFAULT_TARGET=(\S+)\s*$", line)
+                if m:
+                    target = m.group(1)
+                    break
+    if not target:
+        raise RuntimeError("scripts/lib.sh names no LSMCONV_DEFAULT_TARGET")
+    return "linux-source-" + target
 
 
 def default_tree():

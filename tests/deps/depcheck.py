@@ -265,6 +265,14 @@ def deps_packages(path):
     words = []
     for line in m.group(1).split("\n"):
         words += re.sub(r"#.*", "", line).split()
+    # "$LSMCONV_DISTRO": the default target's package (scripts/lib.sh), the
+    # one a plain `make`/`make check` installs.
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib.sh")
+    if os.path.exists(lib):
+        m = re.search(r"^LSMCONV_DEFAULT_TARGET=(\S+)$", open(lib).read(), re.M)
+        if m:
+            words = ["linux-source-" + m.group(1) if w == '"$LSMCONV_DISTRO"' else w
+                     for w in words]
     return words
 
 

@@ -33,6 +33,17 @@ failed_saying() {
 	[ "$rc" -ne 0 ] && grep -qF -- "$1" <<<"$out"
 }
 
+# TARGET= picks a distro tree named in scripts/lib.sh; any other is refused
+# before anything runs (make) or is written (the scripts, exit 2).
+out=$(make -s tree TARGET=5.99 2>&1) && rc=0 || rc=$?
+tap_check "make TARGET=<unknown> fails naming the targets" \
+	failed_saying "TARGET=5.99: not one of the distro targets (6.1 6.12)"
+out=$(LSMCONV_TARGET=5.99 scripts/tree.sh 2>&1) && rc=0 || rc=$?
+tap_check "tree.sh with an unknown LSMCONV_TARGET: exit 2, naming it" \
+	test "$rc" -eq 2 -a -n "$(grep -F 'TARGET=5.99: not one of the distro targets' <<<"$out")"
+tap_check "TARGET=6.12 names Debian's linux-source-6.12 tree" \
+	test "$(LSMCONV_TARGET=6.12 bash -c '. scripts/lib.sh; echo "$LSMCONV_DISTRO_TREE"')" = "$root/build/linux-source-6.12"
+
 junk=$(mktemp -d)
 echo "not a kernel" >"$junk/README"
 before=$(ls -lA --time-style=full-iso "$junk")
