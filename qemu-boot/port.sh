@@ -224,6 +224,15 @@ install_modules() {
 		cat "$orig/security/Makefile"
 		for m in "${mods[@]}"; do echo "obj-\$(CONFIG_SECURITY_${m^^}) += $m/"; done
 	} | replace "$copy/security/Makefile"
+	# A target that counts its LSMs at compile time (lsm_count.h:
+	# MAX_LSM_COUNT sizes the static-call slots) must count these too, or
+	# the boot panics "Ran out of static slots".
+	local cnt=include/linux/lsm_count.h
+	if [ -f "$orig/$cnt" ]; then
+		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.lsmid count "$orig/$cnt" "${mods[@]}" \
+			>"$work/lsm_count.h" || fail_setup "$orig/$cnt: not the MAX_LSM_COUNT list lsmconv knows; count the modules by hand"
+		replace "$copy/$cnt" <"$work/lsm_count.h"
+	fi
 }
 
 # fragment FILE LSMORDER NAME...

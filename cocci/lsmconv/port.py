@@ -13,7 +13,9 @@ Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
            named with their replacement and version, renamed automatically
            when the signature then matches
   reg      a hook list nothing registers gets an init + DEFINE_LSM;
-           module_init() registering hooks becomes DEFINE_LSM
+           module_init() registering hooks becomes DEFINE_LSM; the
+           registration argument in the target's form (lsmconv.lsmid:
+           a struct lsm_id where the target takes one)
   blob     a module's own blob allocation: the simple alloc/free hooks and
            a copying alloc hook become the lsm_blob_sizes form with
            accessors (lsmconv.blobs); every other direct use of
@@ -25,8 +27,8 @@ Every finding that needs a human is a todo with file:line; exit status 0
 only when there is none (1 otherwise; 2 usage/input error, nothing
 written; 3 failure after writing started).
 
-LSMCONV_PORT_MUTATE=sweep|sig|cap|blob switches one check off (blob: the
-rewrite only, every use is still named); only tests/port/run.sh sets it, to
+LSMCONV_PORT_MUTATE=sweep|sig|cap|blob|lsmid switches one check off (blob:
+the rewrite only, every use is still named; lsmid: the registration form); only tests/port/run.sh sets it, to
 show that named cases then fail.
 LSMCONV_PORT_CACHE=DIR keeps convert.sh results by input hash (tests).
 """
@@ -39,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 
-from lsmconv import blobs, capability, hooks, paths
+from lsmconv import blobs, capability, hooks, lsmid, paths
 from lsmconv.port_c import find_function, norm_type, param_type, strip_comments
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -108,6 +110,9 @@ def recognise(texts):
         return "legacy (struct security_operations, before 4.2)"
     adds = re.findall(r"security_add_hooks\s*\(([^;]*)\)\s*;", code)
     if re.search(r"\bDEFINE_(EARLY_)?LSM\s*\(", code):
+        if any(len(hooks.split_args(a)) == 3 and hooks.split_args(a)[2].strip().startswith("&")
+               for a in adds):
+            return "6.8 form (DEFINE_LSM, security_add_hooks with a struct lsm_id)"
         if re.search(r"\.blobs\s*=", code) or not re.search(
                 r"(->|\.)\s*(security|i_security|f_security|sk_security|s_security)\b", code):
             return "6.1 form (DEFINE_LSM, blobs through lsm_blob_sizes)"
@@ -772,7 +777,10 @@ def port_main(args):
                 line.items.append(Item("todo", "convert", detail))
         port.markers()
         port.registration()
+        if not mutated("lsmid"):
+            lsmid.convert(port, Line, Item)
         port.blobs()
+        lsmid.ro_attribute(port, Item)
         sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
         port.check_entries(None)
         port.sweep(work)

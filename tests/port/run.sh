@@ -11,7 +11,11 @@
 #   expected/     the port's output (byte-compared, every file)
 #   report.expect lines that must appear in the report (grep -F), one test each
 #   exit.expect   convert.sh port's exit status (default 1)
-#   mutations     checks (sweep, sig, cap, blob) whose mutation must make this case
+#   target        "lsmid": port to a copy of the target whose registration
+#                 API is 6.8's (security_add_hooks() takes a struct lsm_id,
+#                 no __lsm_ro_after_init, uapi LSM_ID_UNDEF; see
+#                 lsmid_target): the port must read those facts from the tree
+#   mutations     checks (sweep, sig, cap, blob, lsmid) whose mutation must make this case
 #                 fail: run with LSMCONV_PORT_MUTATE=CHECK, the output, the
 #                 exit status or a report.expect line must differ
 # Per case: output and exit status; one test per report line; idempotence
@@ -58,9 +62,30 @@ same_tree() {
 	diff -r -x .lsmconv-port -- "$1" "$2" >/dev/null 2>&1
 }
 
+# lsmid_target DIR: a hard-linked copy of $TARGET with the registration API
+# of 6.8 and later in the files the port reads: security_add_hooks(hooks,
+# count, const struct lsm_id *), no __lsm_ro_after_init, and
+# include/uapi/linux/lsm.h with LSM_ID_UNDEF.  Facts only, as a tree of
+# that epoch states them; nothing in lsmconv knows the version.
+lsmid_target() {
+	local t=$1 e h=include/linux/lsm_hooks.h
+	mkdir -p "$t"
+	for e in "$TARGET"/* "$TARGET"/.[!.]*; do
+		[[ -e $e && ${e##*/} != .git ]] || continue
+		cp -al -- "$e" "$t/"
+	done
+	rm -f -- "$t/$h"
+	sed -e '/security_add_hooks(/,/;/s/const char \*lsm);/const struct lsm_id *lsmid);/' \
+		-e '/^#define __lsm_ro_after_init/d' "$TARGET/$h" >"$t/$h"
+	grep -q 'const struct lsm_id \*lsmid);' "$t/$h" || return 1
+	rm -f -- "$t/include/uapi/linux/lsm.h"
+	printf '#define LSM_ID_UNDEF\t\t0\n' >"$t/include/uapi/linux/lsm.h"
+}
+
 # One case; writes its results (unnumbered "ok"/"not ok" lines) to stdout.
 run_case() {
-	local c=$1 w want rc rc2 line m mrc failed
+	local c=$1 w want rc rc2 line m mrc failed TARGET=$TARGET
+	[[ ! -f $c/target ]] || TARGET=$TMP/target-$(tr -d '[:space:]' <"$c/target")
 	# the LSM name: the first .c file's name
 	NAME=$(cd "$c/input" && find . -name '*.c' | LC_ALL=C sort | head -n 1)
 	NAME=$(basename -- "${NAME%.c}")
@@ -128,6 +153,16 @@ for c in "$HERE"/modules/*/; do
 	c=${c%/}
 	[[ -n $PATTERN && $(basename -- "$c") != *"$PATTERN"* ]] && continue
 	cases+=("$c")
+done
+
+for c in "${cases[@]}"; do
+	if [[ -f $c/target && ! -d $TMP/target-lsmid ]]; then
+		if lsmid_target "$TMP/target-lsmid"; then
+			tap_ok "fixture: a copy of the target with the struct lsm_id registration API"
+		else
+			tap_not_ok "fixture: a copy of the target with the struct lsm_id registration API"
+		fi
+	fi
 done
 
 i=0
