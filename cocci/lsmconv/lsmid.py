@@ -6,7 +6,8 @@ prototype in include/linux/lsm_hooks.h, never from a version number:
   name     const char *lsm (4.11 to 6.7): the LSM's name string;
   lsm_id   const struct lsm_id *lsmid (6.8 on): a struct holding the name
            and a numeric ID from include/uapi/linux/lsm.h.
-On an lsm_id target, a call whose third argument is a string literal gets
+A two-argument call (4.2 to 4.10) gets the target's third argument for
+--name.  On an lsm_id target, a call whose third argument is a string literal gets
 &IDENT_lsmid, and a `static const struct lsm_id IDENT_lsmid` is written once
 before the first function that makes such a call.  Its .id is the target's
 LSM_ID_UNDEF: the IDs are uapi (lsm_list_modules(2) reports them) and only
@@ -76,7 +77,8 @@ def undef_id(tree):
 def calls(text):
     """[(start, end, text of the third argument, argument count, call
     offset)] of every security_add_hooks() call in text (offsets into text;
-    start, end and text are None when there is no third argument)."""
+    start and text are None when there is no third argument, and end is
+    then where one would go)."""
     code = strip_comments(text)
     out = []
     for m in CALL.finditer(code):
@@ -91,7 +93,10 @@ def calls(text):
             continue    # a prototype, not a call
         args = split_args(inner)
         if len(args) < 3:
-            out.append((None, None, None, len(args), m.start()))
+            e = i - 1
+            while code[e - 1].isspace():
+                e -= 1
+            out.append((None, e, None, len(args), m.start()))
             continue
         # offset of the third argument: after the second top-level comma
         depth, commas, j = 0, 0, m.end()
@@ -143,6 +148,20 @@ def convert(port, Line, Item):
         text = "\n".join(l.text for l in port.files[rel])
         for s, e, arg, n, at in reversed(calls(text)):
             lines = port.files[rel]
+            if s is None and n == 2:
+                # 4.2-4.10: no name argument; the port has --name.
+                idx = _line_of(text, e)
+                col = e - (text.rfind("\n", 0, e) + 1)
+                ident = re.sub(r"\W", "_", port.name) + "_lsmid"
+                arg = ('"%s"' % port.name) if form == "name" else "&" + ident
+                t = lines[idx].text
+                lines[idx].text = t[:col] + ", " + arg + t[col:]
+                lines[idx].items.append(Item("change", "reg", (
+                    "security_add_hooks(hooks, count) -> security_add_hooks(hooks, count, %s): "
+                    "the target's is `%s`" % (arg, proto))))
+                if form == "lsm_id":
+                    defined.setdefault(rel, {})[ident] = (port.name, idx)
+                continue
             if s is None:
                 lines[_line_of(text, at)].items.append(Item("todo", "reg", (
                     "security_add_hooks() with %d arguments: the target's is `%s`" % (n, proto))))

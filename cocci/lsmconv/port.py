@@ -464,6 +464,21 @@ class Port:
                         "in (obj-y, a bool Kconfig option, CONFIG_LSM order): drop its "
                         "module_exit()/unload path and this comment" % (fn, self.ident, fn))))
                     has_lsm = True
+                m = re.match(r"\s*security_initcall\s*\(\s*(\w+)\s*\)\s*;", strip_comments(l.text))
+                if m and not has_lsm and not self.target_has_initcall():
+                    # 4.2-4.10: the rules need a literal name in the
+                    # security_add_hooks() call; the port has --name.
+                    fn = m.group(1)
+                    body = self.body(fn)
+                    if body is None or "security_add_hooks" not in body:
+                        continue
+                    lines[idx:idx + 1] = [Line(t) for t in self.define_lsm(fn)]
+                    lines[idx].items.append(Item("change", "reg", (
+                        "security_initcall(%s) -> DEFINE_LSM(%s) with .name = \"%s\" (--name) "
+                        "and .init = %s: the target starts LSMs from DEFINE_LSM" % (
+                            fn, self.ident, self.name, fn))))
+                    has_lsm = True
+                    continue
                 m = re.match(r"\s*module_exit\s*\(\s*(\w+)\s*\)\s*;", strip_comments(l.text))
                 if m:
                     l.items.append(Item("todo", "reg", (
