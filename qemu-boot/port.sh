@@ -107,6 +107,10 @@ note() { results+=("$1"); }
 failed() { results+=("$1"); status=1; }
 
 # --- 1. convert ----------------------------------------------------------
+# convert.sh's results by input and rules hash: a rerun (the mutation, the
+# finished/ port) does not parse the same sources again.
+export LSMCONV_PORT_CACHE=${LSMCONV_PORT_CACHE:-$work/convert-cache}
+mkdir -p "$LSMCONV_PORT_CACHE"
 progress 1 $STEPS "converting ${names[*]} for $(kernel_version "$target")"
 if "$LSMCONV_ROOT/convert.sh" --help 2>&1 | grep -q "convert.sh port "; then port_mode=1; else port_mode=0; fi
 for i in $(seq 0 $((n - 1))); do
@@ -136,6 +140,29 @@ for i in $(seq 0 $((n - 1))); do
 	done
 done
 
+# With --finished: finished/ is the maintainer's port, written for one
+# target.  It is ported again to this one: a no-op when it is already in the
+# target's form (exit 0, unchanged), the registration form of a later
+# target otherwise (a 6.1-form module on 6.12 gets its struct lsm_id).
+fsrc=()
+for i in $(seq 0 $((n - 1))); do
+	fsrc+=("${fins[$i]}")
+	if [ -z "${fins[$i]}" ] || [ $port_mode = 0 ]; then continue; fi
+	name=${names[$i]}
+	fp=$work/$name/finished-port
+	rm -rf "$fp"
+	rc=0
+	"$LSMCONV_ROOT/convert.sh" port "${fins[$i]}" --target "$target" --name "$name" --out "$fp" \
+		--report "$work/$name/finished-report.md" >"$work/$name/finished-port.log" 2>&1 || rc=$?
+	case $rc in
+	0) ;;
+	1) echo "  $name: finished/ on $(kernel_version "$target"): $(grep -c '^- .*:[0-9]*: ' <(sed -n '/^## Left for a human/,/^## /p' "$work/$name/finished-report.md")) todo(s) for this target (report: $work/$name/finished-report.md)" >&2 ;;
+	*) sed 's/^/    /' "$work/$name/finished-port.log" | tail -5 >&2
+	   fail_setup "$name: convert.sh port of finished/ failed (exit $rc), see $work/$name/finished-port.log" ;;
+	esac
+	fins[i]=$fp
+done
+
 # With --finished: how the hand-finished port differs from the tool output
 # (informational: every hunk a todo named, or the ones none did).
 for i in $(seq 0 $((n - 1))); do
@@ -144,7 +171,7 @@ for i in $(seq 0 $((n - 1))); do
 	rc=0
 	PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.finishcheck --tool "$work/$name/converted" \
 		--finished "${fins[$i]}" --report "$work/$name/report.md" \
-		--edits "${fins[$i]}/EDITS.tsv" >"$work/$name/finished-diff.tsv" || rc=$?
+		--edits "${fsrc[$i]}/EDITS.tsv" >"$work/$name/finished-diff.tsv" || rc=$?
 	echo "  $name: finished/ differs from the tool output in $(grep -c '' "$work/$name/finished-diff.tsv" || true) hunk(s), $(grep -c '^unnamed' "$work/$name/finished-diff.tsv" || true) of them named by no todo" >&2
 	sed -n 's/^unnamed\t/    not named by a todo: /p' "$work/$name/finished-diff.tsv" >&2
 	[ $rc -lt 2 ] || fail_setup "$name: finished-diff check failed (exit $rc)"

@@ -92,10 +92,16 @@ def kinds(tree):
         p = re.match(r"\s*struct\s+(\w+)\s*\*\s*(\w+)", params)
         if not m or not p or "lbs_" + m.group(1) not in fields:
             continue
-        a = re.search(r"\b%s\s*->\s*(\w+)\s*=\s*\w*alloc\w*\s*\(" % p.group(2), body)
+        # `p->member = kzalloc(...)` (6.1), or a helper given the member's
+        # address, `lsm_blob_alloc(&p->member, ...)` (6.12)
+        a = (re.search(r"\b%s\s*->\s*(\w+)\s*=\s*\w*alloc\w*\s*\(" % p.group(2), body) or
+             re.search(r"\b\w*alloc\w*\s*\(\s*&\s*%s\s*->\s*(\w+)\b" % p.group(2), body))
         if a:
             out[m.group(1)] = Kind(m.group(1), "lbs_" + m.group(1), p.group(1), a.group(1),
                                    p.group(2))
+    # call_int_hook(FUNC, IRC, args...) before 6.9, call_int_hook(HOOK,
+    # args...) after: where the hook's arguments start, from the macro.
+    first = 2 if re.search(r"#\s*define\s+call_int_hook\s*\(\s*\w+\s*,\s*\w+\s*,", text) else 1
     for name, params, body in funcs:
         if not name.startswith("security_"):
             continue
@@ -104,8 +110,8 @@ def kinds(tree):
             if m:
                 for c in re.finditer(r"\bcall_int_hook\s*\(([^;]*)\)\s*;", body[m.end():]):
                     args = hookmod.split_args(c.group(1))
-                    if m.group(1) in args[2:]:
-                        k.alloc[args[0]] = args[2:].index(m.group(1))
+                    if m.group(1) in args[first:]:
+                        k.alloc[args[0]] = args[first:].index(m.group(1))
         for c in re.finditer(r"\bcall_void_hook\s*\(([^;]*)\)\s*;", body):
             args = hookmod.split_args(c.group(1))
             rest = body[c.end():]

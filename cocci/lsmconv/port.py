@@ -30,7 +30,9 @@ written; 3 failure after writing started).
 LSMCONV_PORT_MUTATE=sweep|sig|cap|blob|lsmid switches one check off (blob:
 the rewrite only, every use is still named; lsmid: the registration form); only tests/port/run.sh sets it, to
 show that named cases then fail.
-LSMCONV_PORT_CACHE=DIR keeps convert.sh results by input hash (tests).
+LSMCONV_PORT_CACHE=DIR keeps convert.sh results by the hash of the input, the
+target (path and the files the rules read) and lsmconv's rules (tests, make
+port).
 """
 import argparse
 import hashlib
@@ -136,11 +138,21 @@ def run_convert(target, files, outdir, report):
             h.update(os.path.basename(f).encode() + b"\0")
             with open(f, "rb") as fh:
                 h.update(fh.read())
-        for d in (COCCI,):
-            for name in sorted(os.listdir(d)):
-                if name.endswith(".cocci"):
+        # the target files the rules read (a user's tree may change)
+        for rel in ("include/linux/lsm_hook_defs.h", "include/linux/lsm_hooks.h",
+                    "include/linux/security.h", "security/commoncap.c"):
+            try:
+                with open(os.path.join(target, rel), "rb") as fh:
+                    h.update(rel.encode() + b"\0" + fh.read())
+            except OSError:
+                pass
+        # every rule and every module they import
+        for d, dirs, names in sorted(os.walk(COCCI)):
+            dirs.sort()
+            for name in sorted(names):
+                if name.endswith((".cocci", ".py", ".tsv")):
                     with open(os.path.join(d, name), "rb") as fh:
-                        h.update(fh.read())
+                        h.update(name.encode() + b"\0" + fh.read())
         with open(os.path.join(ROOT, "convert.sh"), "rb") as fh:
             h.update(fh.read())
         key = os.path.join(cache, h.hexdigest())

@@ -210,6 +210,31 @@ if [[ -z $PATTERN || $PATTERN == driver ]]; then
 	want=$(sed -n '/capability_hooks\[\]/,/^};/p' "$TARGET/security/commoncap.c" | grep -c LSM_HOOK_INIT || true)
 	tap_check "driver: capability.py finds all $want hooks of the target's commoncap.c" \
 		test "$got" = "$want" -a "$want" -gt 0
+	# blobs.py reads the blob kinds from the target's security.c in both
+	# shapes: 6.1 (`p->m = kzalloc()`, call_int_hook(FUNC, IRC, ...)) and
+	# 6.12 (`lsm_blob_alloc(&p->m, ...)`, call_int_hook(HOOK, ...)).
+	mkdir -p "$TMP/fake12/include/linux" "$TMP/fake12/security"
+	printf 'struct lsm_blob_sizes {\n\tint lbs_cred;\n};\n' >"$TMP/fake12/include/linux/lsm_hooks.h"
+	cat >"$TMP/fake12/security/security.c" <<'EOF12'
+#define call_int_hook(HOOK, ...) 0
+static int lsm_cred_alloc(struct cred *cred, gfp_t gfp)
+{
+	return lsm_blob_alloc(&cred->security, blob_sizes.lbs_cred, gfp);
+}
+
+int security_prepare_creds(struct cred *new, const struct cred *old, gfp_t gfp)
+{
+	int rc = lsm_cred_alloc(new, gfp);
+
+	if (rc)
+		return rc;
+	rc = call_int_hook(cred_prepare, new, old, gfp);
+	return rc;
+}
+EOF12
+	got=$(PYTHONPATH="$ROOT/cocci" python3 -c 'import sys; from lsmconv import blobs; k = blobs.kinds(sys.argv[1])["cred"]; print(k.member, k.alloc)' "$TMP/fake12" 2>&1 || true)
+	tap_check "driver: blobs.py reads a 6.12-shaped security.c (lsm_blob_alloc(&cred->security), call_int_hook without IRC)" \
+		test "$got" = "security {'cred_prepare': 0}"
 	NAME=x
 	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
 	tap_check "driver: missing input dir -> exit 2, nothing written" \
