@@ -86,8 +86,9 @@ port: tree
 check: tree
 	@tests/run.sh
 
+# ONLY=port,convert runs those sections of scripts/bench.sh alone.
 bench: tree
-	@scripts/bench.sh --tree "$(TREE)"
+	@scripts/bench.sh --tree "$(TREE)" $(if $(ONLY),--only "$(ONLY)")
 
 shellcheck:
 	@shellcheck -x $$(git ls-files '*.sh') qemu-boot/guest/init qemu-boot/guest/lsmtest-init qemu-boot/guest/tests/*

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # lsmconv benchmarks: figures, not pass/fail.
 #
-# usage: bench.sh [--tree DIR] [--skip-cold]
+# usage: bench.sh [--tree DIR] [--skip-cold] [--only SECTION[,SECTION...]]
+#
+# Sections (default: all, in this order): kernel (build, bzImage), boot
+# (initramfs sizes, boot times), convert (baseline and 2 MB conversions),
+# port, verify (series and make verify), hookcost (needs verify's kernels).
 #
 #   kernel build, cold     fresh O= directory, tinyconfig + base + lsm
 #   kernel build, incr.    after touching security/security.c
@@ -19,14 +23,22 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-tree=$LSMCONV_DISTRO_TREE cold=1
+SECTIONS="kernel boot convert port verify hookcost"
+tree=$LSMCONV_DISTRO_TREE cold=1 only=''
+usage() { echo "usage: ${0##*/} [--tree DIR] [--skip-cold] [--only SECTION[,SECTION...]] (sections: $SECTIONS)" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:?}; shift 2 ;;
 	--skip-cold) cold=0; shift ;;
-	*) echo "usage: ${0##*/} [--tree DIR] [--skip-cold]" >&2; exit 2 ;;
+	--only) only=${2:?}; shift 2 ;;
+	*) usage ;;
 	esac
 done
+for s in ${only//,/ }; do
+	case " $SECTIONS " in *" $s "*) ;; *) echo "${0##*/}: unknown section $s" >&2; usage ;; esac
+done
+# want SECTION: run it (no --only, or named there)
+want() { [ -z "$only" ] || case ",$only," in *",$1,"*) true ;; *) false ;; esac; }
 require_kernel_tree "$tree"
 tree=$(realpath "$tree")
 cd "$LSMCONV_ROOT"
@@ -40,7 +52,8 @@ echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), tree
 echo
 row "what" "figure"
 row "----" "------"
-if [ "$cold" -eq 1 ]; then
+bz=''
+if want kernel && [ "$cold" -eq 1 ]; then
 	rm -rf build/kernels/bench
 	t=$(now)
 	qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
@@ -50,125 +63,142 @@ if [ "$cold" -eq 1 ]; then
 	qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
 	row "kernel build, security.c touched (s)" "$(since "$t")"
 	bz=build/kernels/bench/arch/x86/boot/bzImage
-else
+elif want kernel || want boot; then
 	bz=$(qemu-boot/build-kernel.sh --tree "$tree" --name lsm 2>/dev/null)
 fi
-row "bzImage size (KiB)" "$(($(stat -c %s "$bz") / 1024))"
+! want kernel || row "bzImage size (KiB)" "$(($(stat -c %s "$bz") / 1024))"
 
-base=build/bench/base.cpio.gz
-mkdir -p build/bench
-qemu-boot/build-initramfs.sh --out "$base" >/dev/null
-row "initramfs, base (KiB)" "$(($(stat -c %s "$base") / 1024))"
-ll=$(qemu-boot/build-selftests.sh --tree "$tree" --suite landlock 2>/dev/null)
-adds=(--add "$ll:lsmtest/landlock.d")
-full=build/bench/landlock.cpio.gz
-qemu-boot/build-initramfs.sh --out "$full" "${adds[@]}" >/dev/null
-row "initramfs, with Landlock selftests (KiB)" "$(($(stat -c %s "$full") / 1024))"
+bench_boot() {
+	base=build/bench/base.cpio.gz
+	mkdir -p build/bench
+	qemu-boot/build-initramfs.sh --out "$base" >/dev/null
+	row "initramfs, base (KiB)" "$(($(stat -c %s "$base") / 1024))"
+	ll=$(qemu-boot/build-selftests.sh --tree "$tree" --suite landlock 2>/dev/null)
+	adds=(--add "$ll:lsmtest/landlock.d")
+	full=build/bench/landlock.cpio.gz
+	qemu-boot/build-initramfs.sh --out "$full" "${adds[@]}" >/dev/null
+	row "initramfs, with Landlock selftests (KiB)" "$(($(stat -c %s "$full") / 1024))"
 
-times=()
-for _ in 1 2 3 4 5; do
-	t=$(now)
-	qemu-boot/run.sh --kernel "$bz" --initrd "$base" --log build/bench/boot.log \
-		--append "lsmtest=harness-pass" >/dev/null
-	times+=("$(since "$t")")
-done
-row "boot to verdict, 5 runs (s)" "$(printf '%s ' "${times[@]}")"
-t=$(now)
-qemu-boot/run.sh --kernel "$bz" --initrd "$full" --log build/bench/landlock.log \
-	--append "lsmtest=landlock" >/dev/null || true
-row "boot + Landlock selftests (s)" "$(since "$t")"
-
-if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then
-	rm -rf build/bench/converted
-	t=$(now)
-	if ./convert.sh tree build/baseline --out build/bench/converted --report build/bench/report.md \
-		--allow-partial --jobs "$(nproc)" >build/bench/convert.log 2>&1; then
-		row "convert.sh over the baseline's modules (s)" "$(since "$t")"
-	else
-		row "convert.sh over the baseline's modules" "failed: see build/bench/convert.log"
-	fi
-else
-	row "convert.sh over the baseline's modules" "n/a: no build/baseline (make baseline)"
-fi
-
-# Scale (issue 12): one generated legacy module of 2 MB (scripts/gen-legacy-module.py:
-# every unguarded int hook of the tree, helpers up to the size), convert.sh file.
-big=build/bench/legacy-2mb.c
-python3 scripts/gen-legacy-module.py --tree "$tree" --bytes 2000000 --out "$big" 2>build/bench/gen.log
-rm -rf build/bench/legacy-2mb.out
-t=$(now)
-if ./convert.sh file "$big" --target "$tree" --out build/bench/legacy-2mb.out \
-	--report build/bench/legacy-2mb.md >build/bench/legacy-2mb.log 2>&1; then
-	row "convert.sh file, 2 MB generated module (s)" "$(since "$t")"
-else
-	row "convert.sh file, 2 MB generated module" "failed: see build/bench/legacy-2mb.log"
-fi
-
-# Porting one module (issue 13): tests/port-boot's uidopen, the conversion
-# alone, then make port's whole run on its finished/ port (conversion, a cold
-# build of the tree with it, boot, the listing and its guest test).
-mod=tests/port-boot/modules/uidopen
-rm -rf build/bench/port-convert
-t=$(now)
-./convert.sh port "$mod/legacy" --name uidopen --target "$tree" --out build/bench/port-convert \
-	>build/bench/port-convert.log 2>&1 || true
-row "convert.sh port, one module (s)" "$(since "$t")"
-rm -rf build/bench/port-bench build/kernels/port-bench-target
-t=$(now)
-if qemu-boot/port.sh --target "$tree" --baseline none --work build/bench/port-bench --finished "$mod" \
-	>build/bench/port-bench.log 2>&1; then
-	row "make port, one module: convert+build+boot (s)" "$(since "$t")"
-else
-	row "make port, one module" "failed: see build/bench/port-bench.log"
-fi
-rm -rf build/kernels/port-bench-target
-
-# The main job's own steps: the series from the baseline, then make verify
-# on it (a fresh work dir: cold builds), per step from its summary table.
-if [ -d build/baseline/.git ]; then
-	t=$(now)
-	if ./convert.sh series --out build/bench/series --work build/bench/series-work \
-		>build/bench/series.log 2>&1; then
-		row "convert.sh series (5 patches) (s)" "$(since "$t")"
-		rm -rf build/bench/verify
+	times=()
+	for _ in 1 2 3 4 5; do
 		t=$(now)
-		verify/pipeline.sh --baseline build/baseline --series build/bench/series --distro "$tree" \
-			--work build/bench/verify >build/bench/verify.log 2>&1 || true
-		row "make verify, cold, all 5 steps (s)" "$(since "$t")"
-		# summary rows: "N  title  result  SECONDSs  detail"
-		grep -E '^[1-5] ' build/bench/verify.log | while read -r n rest; do
-			secs=$(grep -oE ' [0-9]+s ' <<<" $rest " | head -n 1 | tr -d ' s')
-			res=$(grep -oE '\b(pass|fail|skip)\b' <<<"$rest" | head -n 1)
-			row "  verify step $n ($res) (s)" "${secs:-?}"
-		done
-	else
-		row "convert.sh series" "failed: see build/bench/series.log"
-	fi
-else
-	row "convert.sh series / make verify" "n/a: no build/baseline (make baseline)"
-fi
+		qemu-boot/run.sh --kernel "$bz" --initrd "$base" --log build/bench/boot.log \
+			--append "lsmtest=harness-pass" >/dev/null
+		times+=("$(since "$t")")
+	done
+	row "boot to verdict, 5 runs (s)" "$(printf '%s ' "${times[@]}")"
+	t=$(now)
+	qemu-boot/run.sh --kernel "$bz" --initrd "$full" --log build/bench/landlock.log \
+		--append "lsmtest=landlock" >/dev/null || true
+	row "boot + Landlock selftests (s)" "$(since "$t")"
+}
+! want boot || bench_boot
 
-# What stacking costs per hook call (verify/hookcost): the baseline's one
-# vector against the converted tree's lists, on the kernels make verify just
-# built (same configuration: baseline.config), and the full stack (lsm.config).
-vec=$(find build/bench/verify/kernels -maxdepth 1 -name 'baseline-*.bzImage' 2>/dev/null | head -n 1)
-lists=build/bench/verify/converted.bzImage
-stack=build/bench/verify/kernels/stack/arch/x86/boot/bzImage
-full=$(awk -F'\t' '$1 == "selinux" { print $2 }' qemu-boot/variants.tsv)
-if [ -n "$vec" ] && [ -f "$lists" ] && [ -f "$stack" ] && [ -n "$full" ]; then
-	if verify/hookcost/hookcost.sh --work build/bench/hookcost --boots 3 \
-		--run vector-selinux "$vec" "security=selinux" \
-		--run lists-selinux "$lists" "lsm=yama,selinux" \
-		--run lists-fullstack "$stack" "lsm=$full" \
-		--compare lists-selinux vector-selinux --compare lists-fullstack vector-selinux \
-		>build/bench/hookcost.txt 2>build/bench/hookcost.log; then
-		echo
-		echo "hook-call cost (ns per call under TCG; spread = the 3 boots around their median;"
-		echo "/getpid = against the no-hook control; compare = ratio of those ratios):"
-		sed 's/^/    /' build/bench/hookcost.txt
+bench_convert() {
+	if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then
+		rm -rf build/bench/converted
+		t=$(now)
+		if ./convert.sh tree build/baseline --out build/bench/converted --report build/bench/report.md \
+			--allow-partial --jobs "$(nproc)" >build/bench/convert.log 2>&1; then
+			row "convert.sh over the baseline's modules (s)" "$(since "$t")"
+		else
+			row "convert.sh over the baseline's modules" "failed: see build/bench/convert.log"
+		fi
 	else
-		row "hook-call cost" "failed: see build/bench/hookcost.log"
+		row "convert.sh over the baseline's modules" "n/a: no build/baseline (make baseline)"
 	fi
-else
-	row "hook-call cost" "n/a: make verify's kernels are missing (see build/bench/verify.log)"
-fi
+
+	# Scale (issue 12): one generated legacy module of 2 MB (scripts/gen-legacy-module.py:
+	# every unguarded int hook of the tree, helpers up to the size), convert.sh file.
+	big=build/bench/legacy-2mb.c
+	python3 scripts/gen-legacy-module.py --tree "$tree" --bytes 2000000 --out "$big" 2>build/bench/gen.log
+	rm -rf build/bench/legacy-2mb.out
+	t=$(now)
+	if ./convert.sh file "$big" --target "$tree" --out build/bench/legacy-2mb.out \
+		--report build/bench/legacy-2mb.md >build/bench/legacy-2mb.log 2>&1; then
+		row "convert.sh file, 2 MB generated module (s)" "$(since "$t")"
+	else
+		row "convert.sh file, 2 MB generated module" "failed: see build/bench/legacy-2mb.log"
+	fi
+}
+! want convert || bench_convert
+
+bench_port() {
+
+	# Porting one module (issue 13): tests/port-boot's uidopen, the conversion
+	# alone, then make port's whole run on its finished/ port (conversion, a cold
+	# build of the tree with it, boot, the listing and its guest test).
+	mod=tests/port-boot/modules/uidopen
+	rm -rf build/bench/port-convert
+	t=$(now)
+	./convert.sh port "$mod/legacy" --name uidopen --target "$tree" --out build/bench/port-convert \
+		>build/bench/port-convert.log 2>&1 || true
+	row "convert.sh port, one module (s)" "$(since "$t")"
+	rm -rf build/bench/port-bench build/kernels/port-bench-target
+	t=$(now)
+	if qemu-boot/port.sh --target "$tree" --baseline none --work build/bench/port-bench --finished "$mod" \
+		>build/bench/port-bench.log 2>&1; then
+		row "make port, one module: convert+build+boot (s)" "$(since "$t")"
+	else
+		row "make port, one module" "failed: see build/bench/port-bench.log"
+	fi
+	rm -rf build/kernels/port-bench-target
+}
+! want port || bench_port
+
+bench_verify() {
+	# The main job's own steps: the series from the baseline, then make verify
+	# on it (a fresh work dir: cold builds), per step from its summary table.
+	if [ -d build/baseline/.git ]; then
+		t=$(now)
+		if ./convert.sh series --out build/bench/series --work build/bench/series-work \
+			>build/bench/series.log 2>&1; then
+			row "convert.sh series (5 patches) (s)" "$(since "$t")"
+			rm -rf build/bench/verify
+			t=$(now)
+			verify/pipeline.sh --baseline build/baseline --series build/bench/series --distro "$tree" \
+				--work build/bench/verify >build/bench/verify.log 2>&1 || true
+			row "make verify, cold, all 5 steps (s)" "$(since "$t")"
+			# summary rows: "N  title  result  SECONDSs  detail"
+			grep -E '^[1-5] ' build/bench/verify.log | while read -r n rest; do
+				secs=$(grep -oE ' [0-9]+s ' <<<" $rest " | head -n 1 | tr -d ' s')
+				res=$(grep -oE '\b(pass|fail|skip)\b' <<<"$rest" | head -n 1)
+				row "  verify step $n ($res) (s)" "${secs:-?}"
+			done
+		else
+			row "convert.sh series" "failed: see build/bench/series.log"
+		fi
+	else
+		row "convert.sh series / make verify" "n/a: no build/baseline (make baseline)"
+	fi
+}
+! want verify || bench_verify
+
+bench_hookcost() {
+
+	# What stacking costs per hook call (verify/hookcost): the baseline's one
+	# vector against the converted tree's lists, on the kernels make verify just
+	# built (same configuration: baseline.config), and the full stack (lsm.config).
+	vec=$(find build/bench/verify/kernels -maxdepth 1 -name 'baseline-*.bzImage' 2>/dev/null | head -n 1)
+	lists=build/bench/verify/converted.bzImage
+	stack=build/bench/verify/kernels/stack/arch/x86/boot/bzImage
+	full=$(awk -F'\t' '$1 == "selinux" { print $2 }' qemu-boot/variants.tsv)
+	if [ -n "$vec" ] && [ -f "$lists" ] && [ -f "$stack" ] && [ -n "$full" ]; then
+		if verify/hookcost/hookcost.sh --work build/bench/hookcost --boots 3 \
+			--run vector-selinux "$vec" "security=selinux" \
+			--run lists-selinux "$lists" "lsm=yama,selinux" \
+			--run lists-fullstack "$stack" "lsm=$full" \
+			--compare lists-selinux vector-selinux --compare lists-fullstack vector-selinux \
+			>build/bench/hookcost.txt 2>build/bench/hookcost.log; then
+			echo
+			echo "hook-call cost (ns per call under TCG; spread = the 3 boots around their median;"
+			echo "/getpid = against the no-hook control; compare = ratio of those ratios):"
+			sed 's/^/    /' build/bench/hookcost.txt
+		else
+			row "hook-call cost" "failed: see build/bench/hookcost.log"
+		fi
+	else
+		row "hook-call cost" "n/a: make verify's kernels are missing (see build/bench/verify.log)"
+	fi
+}
+! want hookcost || bench_hookcost
