@@ -346,8 +346,10 @@ class Port:
                         drops.append((rel, idx, d[1]))
                         continue
                     line.items.append(Item("todo", "cap", d[1]))
-            if kind == "field":
-                self.renamed(rel, idx, arr, hook, fn, do_sig)
+            if kind == "field" or hook not in self.hooks:
+                # a field left by the rules, or an LSM_HOOK_INIT() of a hook
+                # the target does not have (an input in a later epoch's form)
+                self.renamed(rel, idx, arr, hook, fn, do_sig, kind)
                 continue
             if do_sig:
                 self.signature(rel, idx, hook, fn)
@@ -375,38 +377,43 @@ class Port:
                 "hook (security.c calls it itself where needed): remove the entry unless "
                 "your module really wants it as its own hook" % (entry, fn))
 
-    def renamed(self, rel, idx, arr, old, fn, do_sig):
+    def renamed(self, rel, idx, arr, old, fn, do_sig, kind="field"):
         line = self.files[rel][idx]
         row = self.renames.get(old)
         r = self.lookup(fn)
         proto = self.fn_proto(fn, r) if r else "%s (no prototype in the input)" % fn
+        entry = (".%s = %s" if kind == "field" else "LSM_HOOK_INIT(%s, %s)") % (old, fn)
         if row is None:
             line.items.append(Item("todo", "sig", (
-                "%s: .%s = %s: %s is not a hook of the target tree and not in lsmconv's "
-                "renames table: a vendor hook (add it to the target's lsm_hook_defs.h) or a "
-                "hook removed upstream; port by hand" % (arr, old, fn, old))))
+                "%s: %s: %s is not a hook of the target tree and not in lsmconv's "
+                "renames table: a vendor hook (add it to the target's lsm_hook_defs.h), a hook of "
+                "a later kernel or one removed upstream; port by hand" % (arr, entry, old))))
             return
         when = "in %s%s" % (row["version"], "" if row["commit"] == "-" else
                             " (%s)" % row["commit"])
         if not row["new"]:
             line.items.append(Item("todo", "sig", (
-                "%s: .%s = %s: hook %s was removed %s: %s; remove the entry (and %s if "
-                "nothing else uses it)" % (arr, old, fn, old, when, row["what"], fn))))
+                "%s: %s: hook %s was removed %s: %s; remove the entry (and %s if "
+                "nothing else uses it)" % (arr, entry, old, when, row["what"], fn))))
             return
         new = [n for n in row["new"] if n in self.hooks]
         if do_sig and len(new) == 1 and r and self.sig_matches(new[0], r):
-            indent = re.match(r"\s*", line.text).group(0)
-            rest = re.sub(r"^\s*\.\w+\s*=\s*\w+\s*,?", "", line.text)
-            line.text = "%sLSM_HOOK_INIT(%s, %s),%s" % (indent, new[0], fn, rest)
+            if kind == "field":
+                indent = re.match(r"\s*", line.text).group(0)
+                rest = re.sub(r"^\s*\.\w+\s*=\s*\w+\s*,?", "", line.text)
+                line.text = "%sLSM_HOOK_INIT(%s, %s),%s" % (indent, new[0], fn, rest)
+            else:
+                line.text = re.sub(r"LSM_HOOK_INIT\s*\(\s*%s\s*," % old,
+                                   "LSM_HOOK_INIT(%s," % new[0], line.text, count=1)
             line.items.append(Item("change", "sig", (
-                "renamed .%s = %s -> LSM_HOOK_INIT(%s, %s): %s became %s %s and %s's "
-                "signature matches it" % (old, fn, new[0], fn, old, new[0], when, fn))))
+                "renamed %s -> LSM_HOOK_INIT(%s, %s): %s became %s %s and %s's "
+                "signature matches it" % (entry, new[0], fn, old, new[0], when, fn))))
             return
         protos = "; ".join("target: %s" % self.hook_proto(n) for n in new)
         line.items.append(Item("todo", "sig", (
-            "%s: .%s = %s: hook %s became %s %s: %s. %s: `%s`, %s; rewrite %s and register "
+            "%s: %s: hook %s became %s %s: %s. %s: `%s`, %s; rewrite %s and register "
             "it as LSM_HOOK_INIT(%s, %s)" % (
-                arr, old, fn, old, "/".join(row["new"]), when, row["what"], fn, proto,
+                arr, entry, old, "/".join(row["new"]), when, row["what"], fn, proto,
                 protos or "(the new hook is not in the target either)", fn,
                 new[0] if new else row["new"][0], fn))))
 
