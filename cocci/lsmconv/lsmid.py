@@ -31,6 +31,7 @@ import sys
 
 from lsmconv import kwrap
 from lsmconv.hooks import split_args
+from lsmconv.names import lsm_ident
 from lsmconv.port_c import strip_comments
 
 MARK = "lsmconv port:"
@@ -152,7 +153,7 @@ def convert(port, Line, Item):
                 # 4.2-4.10: no name argument; the port has --name.
                 idx = _line_of(text, e)
                 col = e - (text.rfind("\n", 0, e) + 1)
-                ident = re.sub(r"\W", "_", port.name) + "_lsmid"
+                ident = lsm_ident(port.name) + "_lsmid"
                 arg = ('"%s"' % port.name) if form == "name" else "&" + ident
                 t = lines[idx].text
                 lines[idx].text = t[:col] + ", " + arg + t[col:]
@@ -183,7 +184,7 @@ def convert(port, Line, Item):
                     "name: `%s`" % (arg, proto))))
                 continue
             name = literal.group(1)
-            ident = re.sub(r"\W", "_", name) + "_lsmid"
+            ident = lsm_ident(name) + "_lsmid"
             col = s - (text.rfind("\n", 0, s) + 1)
             t = lines[idx].text
             t = t[:col] + "&" + ident + t[col + len(arg):]
@@ -242,7 +243,7 @@ def count(text, names):
     defs = ""
     entries = ""
     for n in names:
-        u = re.sub(r"\W", "_", n).upper()
+        u = lsm_ident(n).upper()
         if "%s_ENABLED" % u in text:
             continue
         defs += ("#if IS_ENABLED(CONFIG_SECURITY_%s)\n#define %s_ENABLED 1,\n#else\n"
