@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build an x86_64 bzImage out of tree: build/kernels/NAME (incremental).
+# Build an x86_64 bzImage out of tree, incrementally, with gcc through ccache:
+# objects in TREE/.lsmconv-obj-NAME for a tree lsmconv made (under build/),
+# else build/kernels/NAME (scripts/lib.sh, kbuild_objdir); build/kernels/NAME
+# is always the way to it.
 #
 # usage: build-kernel.sh --tree DIR --name NAME [--fragment FILE]... [--jobs N]
 #
@@ -37,11 +40,17 @@ for f in "${frags[@]}"; do
 	[ -f "$f" ] || die_usage "$f: no such config fragment"
 done
 
-out=$LSMCONV_ROOT/build/kernels/$name
-mkdir -p "$out"
+out=$(kbuild_objdir "$tree" "$name")
+link=$LSMCONV_ROOT/build/kernels/$name
+mkdir -p "$out" "${link%/*}"
+if [ "$out" != "$link" ]; then
+	# build/kernels/NAME: a real directory there is an older build of ours.
+	[ -L "$link" ] || rm -rf "$link"
+	ln -sfn "$out" "$link"
+fi
 log=$out/build.log
 kmake() {
-	make -C "$tree" O="$out" ARCH=x86_64 "$@"
+	kbuild "$tree" "$out" "$@"
 }
 
 # Everything that decides the config: fragments and the tree's Kconfig files.
@@ -68,12 +77,15 @@ else
 	progress 1 3 "config of $name is current"
 fi
 
-progress 2 3 "building $name bzImage (-j$jobs, log: $log)"
+progress 2 3 "building $name bzImage (-j$jobs, $LSMCONV_CC, log: $log)"
+read -r h0 m0 < <(ccache_hits)
 if ! kmake -j"$jobs" bzImage >>"$log" 2>&1; then
 	grep -E ': (error|fatal error):|Error [0-9]' "$log" | head -20 >&2
 	die_log "$log" "build of $name failed, see $log"
 fi
 bz=$out/arch/x86/boot/bzImage
 [ -f "$bz" ] || die "build finished but $bz is missing"
-progress 3 3 "$name: $bz ($(stat -c %s "$bz") bytes)"
+read -r h1 m1 < <(ccache_hits)
+hits=$((h1 - h0)) calls=$((h1 - h0 + m1 - m0))
+progress 3 3 "$name: $bz ($(stat -c %s "$bz") bytes; ccache: $hits of $calls compilations from the cache)"
 echo "$bz"

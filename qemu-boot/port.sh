@@ -187,7 +187,9 @@ replace() {
 	if [ -f "$f" ] && cmp -s "$tmp" "$f"; then rm -f "$tmp"; else mv -f "$tmp" "$f"; fi
 }
 
-# scratch ORIG COPY: a hard-linked copy of a kernel tree without .git.
+# scratch ORIG COPY: a hard-linked copy of a kernel tree without .git and
+# without its object directories (tree_copy_skips, scripts/lib.sh): a build
+# in the copy would write through the links into ORIG's objects.
 scratch() {
 	local orig=$1 copy=$2 e
 	if [ ! -f "$copy/.lsmconv-scratch" ] || [ "$(cat "$copy/.lsmconv-scratch")" != "$orig" ]; then
@@ -196,7 +198,7 @@ scratch() {
 		mkdir -p "$copy"
 		for e in "$orig"/* "$orig"/.[!.]*; do
 			[ -e "$e" ] || continue
-			case ${e##*/} in .git) continue ;; esac
+			! tree_copy_skips "${e##*/}" || continue
 			cp -al "$e" "$copy/"
 		done
 		echo "$orig" >"$copy/.lsmconv-scratch"
@@ -317,7 +319,7 @@ if ! bz=$(build "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); the
 		name=${names[$i]}
 		# Every error of the module, not only those make reached before it
 		# stopped: compile its directory alone, -k, in the same O= dir.
-		make -C "$ttree" O="$LSMCONV_ROOT/build/kernels/$kbase-target" ARCH=x86_64 -k \
+		kbuild "$ttree" "$(kbuild_objdir "$ttree" "$kbase-target")" -k \
 			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
 		rc=0
 		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$work/$name/compile.log" \
@@ -331,7 +333,7 @@ if ! bz=$(build "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); the
 		[ $rc = 0 ] || { bad=1; echo "  $name: an LSM-API compile error the report did not name: the report gave a false all-clear" >&2; }
 	done
 	if ! grep -qh '' "$work"/*/attribution.tsv 2>/dev/null; then
-		echo "port.sh: FAIL build: no error in the modules' directories; the kernel itself failed, see $LSMCONV_ROOT/build/kernels/$kbase-target/build.log" >&2
+		echo "port.sh: FAIL build: no error in the modules' directories; the kernel itself failed, see $(kbuild_objdir "$ttree" "$kbase-target")/build.log" >&2
 	elif [ $bad = 1 ]; then
 		echo "port.sh: FAIL build: unreported LSM-API errors (see above)" >&2
 	else
@@ -447,7 +449,7 @@ else
 		fragment "$work/baseline.config" "$(IFS=,; echo "${cand[*]}")" "${cand[@]}"
 		echo "  building $kbase-baseline with the legacy ${cand[*]}" >&2
 		t0=$(date +%s)
-		blog=$LSMCONV_ROOT/build/kernels/$kbase-baseline/build.log
+		blog=$(kbuild_objdir "$btree" "$kbase-baseline")/build.log
 		if bbz=$(build "$btree" "$kbase-baseline" "$work/baseline.config" | tail -n 1); then
 			echo "  built in $(($(date +%s) - t0)) s" >&2
 			break

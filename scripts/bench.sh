@@ -55,14 +55,23 @@ row "what" "figure"
 row "----" "------"
 bz=''
 if want kernel && [ "$cold" -eq 1 ]; then
-	rm -rf build/kernels/bench
+	rm -rf build/kernels/bench "$(kbuild_objdir "$tree" bench)"
 	t=$(now)
-	qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
-	row "kernel build, cold (s)" "$(since "$t")"
+	CCACHE_DISABLE=1 qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
+	row "kernel build, cold, ccache off (s)" "$(since "$t")"
 	touch "$tree/security/security.c"
 	t=$(now)
 	qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
 	row "kernel build, security.c touched (s)" "$(since "$t")"
+	# The same build in a new object directory, served by ccache (filled
+	# by this run's build with ccache on, or an earlier one).
+	rm -rf build/kernels/bench "$(kbuild_objdir "$tree" bench)"
+	qemu-boot/build-kernel.sh --tree "$tree" --name lsm >/dev/null 2>&1 || true
+	t=$(now)
+	hit=$(qemu-boot/build-kernel.sh --tree "$tree" --name bench 2>&1 >/dev/null |
+		sed -n 's/.*ccache: \([0-9]* of [0-9]*\) compilations.*/\1/p')
+	row "kernel build, new object dir, ccache warm (s)" "$(since "$t")"
+	row "  ccache hits (compilations)" "${hit:-none}"
 	bz=build/kernels/bench/arch/x86/boot/bzImage
 elif want kernel || want boot; then
 	bz=$(qemu-boot/build-kernel.sh --tree "$tree" --name lsm 2>/dev/null)
@@ -187,7 +196,7 @@ bench_hookcost() {
 	# built (same configuration: baseline.config), and the full stack (lsm.config).
 	vec=$(find build/bench/verify/kernels -maxdepth 1 -name 'baseline-*.bzImage' 2>/dev/null | head -n 1)
 	lists=build/bench/verify/converted.bzImage
-	stack=build/bench/verify/kernels/stack/arch/x86/boot/bzImage
+	stack=build/bench/verify/converted/.lsmconv-obj-stack/arch/x86/boot/bzImage
 	full=$(awk -F'\t' '$1 == "selinux" { print $2 }' qemu-boot/variants.tsv)
 	if [ -n "$vec" ] && [ -f "$lists" ] && [ -f "$stack" ] && [ -n "$full" ]; then
 		if verify/hookcost/hookcost.sh --work build/bench/hookcost --boots 3 \

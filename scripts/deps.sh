@@ -10,7 +10,7 @@ PACKAGES=(
 	# tree (the chosen target, scripts/lib.sh) and conversion
 	"$LSMCONV_DISTRO" xz-utils coccinelle libpython3-dev git python3 python3-pyflakes shellcheck
 	# kernel builds
-	gcc make bc flex bison libelf-dev libssl-dev cpio rsync
+	gcc make bc flex bison libelf-dev libssl-dev cpio rsync ccache
 	# tests: process-group checks of the signal cases (pgrep, ps)
 	procps
 	# guests

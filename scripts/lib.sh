@@ -77,6 +77,62 @@ kernel_version() {
 	' "$1/Makefile"
 }
 
+# --- kernel builds ------------------------------------------------------------
+# A tree lsmconv made (anything under build/: the distro tree, the baseline,
+# make verify's clone, make port's scratch copies) keeps the objects of kernel
+# NAME in a direct child of itself, TREE/.lsmconv-obj-NAME.  Kbuild then uses
+# srctree=.., so no command line names the tree's path, and ccache
+# (build/ccache) serves a copy of the tree at another path from the objects
+# of the first build: make port's scratch tree from the distro kernel, make
+# verify's full stack from the same.  The kernel's .gitignore ignores the
+# name (".*"); every copy of a tree leaves it out (tree_copy_skips).  Another
+# tree (TREE=~/linux) is not written: its kernels go to build/kernels/NAME.
+LSMCONV_OBJ_PREFIX=.lsmconv-obj-
+# gcc through ccache when it is installed (scripts/deps.sh installs it).
+if command -v ccache >/dev/null 2>&1; then LSMCONV_CC="ccache gcc"; else LSMCONV_CC=gcc; fi
+CCACHE_DIR=$LSMCONV_ROOT/build/ccache
+export LSMCONV_CC CCACHE_DIR
+
+# kbuild_objdir TREE NAME: the O= directory of kernel NAME built from TREE.
+kbuild_objdir() {
+	local t
+	t=$(realpath -m -- "$1")
+	case $t/ in
+	"$LSMCONV_ROOT"/build/*) echo "$t/$LSMCONV_OBJ_PREFIX$2" ;;
+	*) echo "$LSMCONV_ROOT/build/kernels/$2" ;;
+	esac
+}
+
+# tree_copy_skips NAME: true for a top-level entry of a tree that a copy of
+# the tree leaves out (.git, the object directories above).
+tree_copy_skips() {
+	case $1 in
+	.git | "$LSMCONV_OBJ_PREFIX"*) return 0 ;;
+	esac
+	return 1
+}
+
+# kbuild TREE OBJDIR ARGS...: make in TREE for x86_64 with O=OBJDIR and
+# $LSMCONV_CC.
+kbuild() {
+	local tree=$1 o=$2
+	shift 2
+	make -C "$tree" O="$o" ARCH=x86_64 CC="$LSMCONV_CC" "$@"
+}
+
+# ccache_hits: "HITS MISSES" of build/ccache so far (0 0 without ccache);
+# the difference around a build is that build's hit rate.
+ccache_hits() {
+	if [ "$LSMCONV_CC" = gcc ]; then
+		echo "0 0"
+		return
+	fi
+	ccache --print-stats 2>/dev/null | awk -F'\t' '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { print h + 0, m + 0 }'
+}
+
 # --- reproducible git -------------------------------------------------------
 # Every commit and patch lsmconv writes goes through lsmconv_git: one
 # identity, one date (the date of v21's cover letter, Mon, 9 Mar 2015

@@ -3,10 +3,12 @@
 # TAP helpers for tests/*/run.sh: one case, one assertion.
 TAP_N=0
 TAP_FAILED=0
-# The distro tree (scripts/lib.sh is its one home), without sourcing
-# scripts/lib.sh's functions into the suite.
+# The distro tree and the prefix of kernel object directories in a tree
+# (scripts/lib.sh is their one home), without sourcing scripts/lib.sh's
+# functions into the suite.
 # shellcheck source=scripts/lib.sh
-LSMCONV_DISTRO_TREE=$(. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh" && echo "$LSMCONV_DISTRO_TREE")
+{ read -r LSMCONV_DISTRO_TREE; read -r LSMCONV_OBJ_PREFIX; } < <(. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh" &&
+	printf '%s\n' "$LSMCONV_DISTRO_TREE" "$LSMCONV_OBJ_PREFIX")
 
 tap_ok() {
 	TAP_N=$((TAP_N + 1))

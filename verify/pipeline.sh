@@ -9,7 +9,9 @@
 #   1 apply     the series (DIR/*.patch, the 0000 cover letter aside) with
 #               git am onto a fresh clone of the baseline (WORK/converted)
 #   2 build     the baseline and the tree after every patch, incrementally in
-#               one O= dir (WORK/kernels/bisect), with base.config + FRAG
+#               one O= dir (WORK/converted/.lsmconv-obj-bisect: in the tree,
+#               so ccache shares objects with other copies of it, see
+#               scripts/lib.sh), with base.config + FRAG
 #               (default qemu-boot/config/baseline.config); names the first
 #               failing patch and the compiler's first error file:line
 #   3 fixpoint  the final tree against the distro tree in security/ and
@@ -139,7 +141,7 @@ fetch_base() {	# fetch_base SRC: clone or fetch; base = SRC's HEAD commit
 reset_to() {	# only the files that differ are rewritten
 	g checkout -q -f --detach "$1"
 	g reset -q --hard "$1"
-	g clean -q -fdx
+	g clean -q -fdx -e "/$LSMCONV_OBJ_PREFIX*"
 }
 
 # The same baseline and patches as last time: go back to that result (the
@@ -222,7 +224,7 @@ step_apply() {
 kmake() {	# kmake ODIR ARGS...
 	local o=$1
 	shift
-	bg_run make -C "$tree" O="$o" ARCH=x86_64 "$@"
+	bg_run kbuild "$tree" "$o" "$@"
 }
 
 configure() {	# configure ODIR STRICT FRAG...: tinyconfig + fragments, once
@@ -254,12 +256,13 @@ first_error() {	# first_error LOG: "file:line: message" of the first error
 	e=$(grep -a -m1 -E '^[^ ]+:[0-9]+(:[0-9]+)?: (fatal )?error:' "$1" ||
 		grep -a -m1 -E 'undefined reference|Error [0-9]' "$1" || echo "unknown error, see $1")
 	e=${e//"$tree/"/}
+	e=${e#../}
 	echo "$e" | sed -E 's/^([^ :]+:[0-9]+):[0-9]+:/\1:/'
 }
 
 base_bz='' conv_bz='' no_kernel='step 2 was not run'
 step_build() {
-	local o=$kdir/bisect commits c i=0 subj t th log errs=()
+	local o=$tree/${LSMCONV_OBJ_PREFIX}bisect commits c i=0 subj t th log errs=()
 	if [ -z "$base" ]; then
 		no_kernel="no kernel: $no_tree"
 		record 2 skip "$no_tree"
@@ -421,7 +424,7 @@ step_equiv() {
 
 # --- step 5: full stack -----------------------------------------------------------
 step_stack() {
-	local o=$kdir/stack ll bz vname lsm want st=() bad=() tot v
+	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v
 	if [ -z "$base" ]; then
 		record 5 skip "$no_tree"
 		return

@@ -91,6 +91,7 @@ else
 		rm -rf "$repo"
 		mkdir -p "$repo"
 		cp -a "$src/." "$repo/"
+		rm -rf "${repo:?}/${LSMCONV_OBJ_PREFIX:?}"*	# its object directories (scripts/lib.sh)
 		g -C "$repo" init -q
 		g -C "$repo" add -A -f .
 		g -C "$repo" commit -q -m "$(basename "$src") (pristine)"
@@ -104,7 +105,7 @@ head=$(g -C "$repo" rev-parse HEAD)
 if [ -d "$out/.git" ] && g -C "$out" cat-file -e "$head^{commit}" 2>/dev/null; then
 	progress 2 $n "resetting $out to $(g -C "$repo" rev-parse --short HEAD)"
 	g -C "$out" reset -q --hard "$head"
-	g -C "$out" clean -q -fdx -e .lsmconv-rewind
+	g -C "$out" clean -q -fdx -e .lsmconv-rewind -e "/$LSMCONV_OBJ_PREFIX*"
 else
 	progress 2 $n "cloning into $out"
 	rm -rf "$out"

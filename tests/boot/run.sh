@@ -51,6 +51,18 @@ not() {
 	! "$@" >/dev/null
 }
 
+# Kernel builds (docs/architecture.md, "Kernel builds"): the objects of a tree
+# lsmconv made sit in a direct child of it, built with srctree=.. through
+# ccache, so that ccache can serve copies of the tree at other paths.
+objdir=$(readlink -f build/kernels/lsm)
+tap_check "build/kernels/lsm links to the tree's own object directory" \
+	test "$objdir" = "$(realpath "$tree")/${LSMCONV_OBJ_PREFIX}lsm"
+cmd=$objdir/security/.security.o.cmd
+tap_check "no command line of security/security.o names the tree's path (srctree=..)" \
+	not grep -qF "$(realpath "$tree")/" "$cmd"
+tap_check "security/security.o was compiled through ccache" \
+	grep -qE '^(saved)?cmd_security/security\.o := ccache gcc ' "$cmd"
+
 # boot NAME ARGS...: run.sh with our kernel; sets $verdict, $rc.
 boot() {
 	local name=$1

@@ -187,6 +187,14 @@ nice -n 10 qemu-boot/port.sh --work "$work" --baseline "$baseline" --finished "$
 tap_diag "$(grep -E '^\[|built in| verdict=|^equivalence|^build|^boot|port.sh:' "$log")"
 tap_check "finished ports: make port passes (exit 0)" test $rc = 0
 tap_check "finished ports: one 6.1 kernel built" grep -q '^build target: pass' "$log"
+# The scratch copy of the tree leaves the tree's object directories out
+# (tree_copy_skips): the only one in it is its own.
+own_objdir() {
+	local objs=("$work/target-tree/$LSMCONV_OBJ_PREFIX"*)
+	[ ${#objs[@]} -eq 1 ] &&
+		[ "$(realpath "${objs[0]}")" = "$(readlink -f "build/kernels/$(basename "$work")-target")" ]
+}
+tap_check "finished ports: the scratch tree holds its own object directory, none of the distro tree's" own_objdir
 tap=$work/target-boot.log.tap
 for m in "${mods[@]}"; do
 	tap_check "$m: listed in /sys/kernel/security/lsm" grep -q "^# listed: $m\$" "$tap"

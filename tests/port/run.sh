@@ -71,7 +71,7 @@ lsmid_target() {
 	local t=$1 e h=include/linux/lsm_hooks.h
 	mkdir -p "$t"
 	for e in "$TARGET"/* "$TARGET"/.[!.]*; do
-		[[ -e $e && ${e##*/} != .git ]] || continue
+		[[ -e $e && ${e##*/} != .git && ${e##*/} != "$LSMCONV_OBJ_PREFIX"* ]] || continue
 		cp -al -- "$e" "$t/"
 	done
 	rm -f -- "$t/$h"

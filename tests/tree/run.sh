@@ -95,7 +95,7 @@ out=$(qemu-boot/build-kernel.sh --tree "$tree" --name fragcheck --fragment "$fra
 tap_diag "$(tail -n 2 <<<"$out")"
 tap_check "a fragment option lost to olddefconfig stops the build, naming it" \
 	failed_saying "CONFIG_SECURITY_LOADPIN=y' did not survive"
-rm -rf "$frag" build/kernels/fragcheck
+rm -rf "$frag" build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
 
 out=$(scripts/deps.sh 2>&1)
 tap_check "deps.sh a second time installs nothing" grep -q 'all [0-9]* packages present' <<<"$out"
