@@ -262,7 +262,7 @@ first_error() {	# first_error LOG: "file:line: message" of the first error
 
 base_bz='' conv_bz='' no_kernel='step 2 was not run'
 step_build() {
-	local o=$tree/${LSMCONV_OBJ_PREFIX}bisect commits c i=0 subj t th log errs=()
+	local o=$tree/${LSMCONV_OBJ_PREFIX}bisect commits c i=0 subj t th log errs=() h0 m0 h1 m1
 	if [ -z "$base" ]; then
 		no_kernel="no kernel: $no_tree"
 		record 2 skip "$no_tree"
@@ -272,8 +272,8 @@ step_build() {
 	local final=${commits[-1]}
 	rm -f "$o/lost-options"
 	mkdir -p "$o/done"
-	echo "| # | commit | result | time |" >"$out/build-table.md"
-	echo "|---|---|---|---|" >>"$out/build-table.md"
+	echo "| # | commit | result | time | ccache hits |" >"$out/build-table.md"
+	echo "|---|---|---|---|---|" >>"$out/build-table.md"
 	for c in "${commits[@]}"; do
 		subj=$(g log -1 --format=%s "$c")
 		th=$(g rev-parse "$c^{tree}")-$(sha256sum <"$frag" | cut -c1-12)
@@ -281,17 +281,18 @@ step_build() {
 		t=$(date +%s)
 		if [ "$c" != "$final" ] && [ -f "$o/done/$th" ] && { [ "$i" -gt 0 ] || $stand_in || [ -f "$kdir/baseline-$th.bzImage" ]; }; then
 			progress 2 "$NSTEPS" "  patch $i/$((${#commits[@]} - 1)): cached build ok: $subj"
-			echo "| $i | $subj | ok (built before) | 0 s |" >>"$out/build-table.md"
+			echo "| $i | $subj | ok (built before) | 0 s | |" >>"$out/build-table.md"
 			[ "$i" -gt 0 ] || base_bz=$kdir/baseline-$th.bzImage
 			i=$((i + 1))
 			continue
 		fi
 		progress 2 "$NSTEPS" "  patch $i/$((${#commits[@]} - 1)): building: $subj"
 		g checkout -q --detach "$c"
+		read -r h0 m0 < <(ccache_hits)
 		if ! configure "$o" false "$R/qemu-boot/config/base.config" "$frag" ||
 			! kmake "$o" -j"$jobs" bzImage >"$log" 2>&1; then
 			cat "$o/build.log" >>"$log" 2>/dev/null || true
-			echo "| $i | $subj | **fails** | $(($(date +%s) - t)) s |" >>"$out/build-table.md"
+			echo "| $i | $subj | **fails** | $(($(date +%s) - t)) s | |" >>"$out/build-table.md"
 			g checkout -q --detach "$final"
 			no_kernel="no kernel: the build failed (step 2)"
 			if [ "$i" -eq 0 ]; then
@@ -302,7 +303,8 @@ step_build() {
 			return
 		fi
 		touch "$o/done/$th"
-		echo "| $i | $subj | ok | $(($(date +%s) - t)) s |" >>"$out/build-table.md"
+		read -r h1 m1 < <(ccache_hits)
+		echo "| $i | $subj | ok | $(($(date +%s) - t)) s | $((h1 - h0)) of $((h1 - h0 + m1 - m0)) |" >>"$out/build-table.md"
 		if [ "$i" -eq 0 ] && ! $stand_in; then
 			cp "$o/arch/x86/boot/bzImage" "$kdir/baseline-$th.bzImage"
 			base_bz=$kdir/baseline-$th.bzImage
@@ -424,7 +426,7 @@ step_equiv() {
 
 # --- step 5: full stack -----------------------------------------------------------
 step_stack() {
-	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v
+	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v h0 m0 h1 m1
 	if [ -z "$base" ]; then
 		record 5 skip "$no_tree"
 		return
@@ -437,10 +439,13 @@ step_stack() {
 		record 5 fail "lsm.config does not fit the converted tree: $(head -3 "$o/lost-options" 2>/dev/null | paste -sd';' -)"
 		return
 	fi
+	read -r h0 m0 < <(ccache_hits)
 	if ! kmake "$o" -j"$jobs" bzImage >"$out/logs/stack-build.log" 2>&1; then
 		record 5 fail "the converted tree with every LSM does not build: $(first_error "$out/logs/stack-build.log")"
 		return
 	fi
+	read -r h1 m1 < <(ccache_hits)
+	note "- stack build: $((h1 - h0)) of $((h1 - h0 + m1 - m0)) compilations from ccache"
 	bz=$o/arch/x86/boot/bzImage
 	if ! ll=$("$R/qemu-boot/build-selftests.sh" --tree "$tree" --suite landlock \
 		--out "$work/selftests/landlock" 2>"$out/logs/selftests.log"); then
