@@ -328,18 +328,25 @@ step_build() {
 	fi
 }
 
+# converted_tree N WHY: true when step 1 left a converted tree (a series
+# applied, or the stand-in); else records step N skipped (WHY: what the
+# baseline alone cannot show) and is false.
+converted_tree() {
+	if [ -z "$base" ]; then
+		record "$1" skip "$no_tree"
+		return 1
+	fi
+	if ! $stand_in && [ "$(g rev-parse HEAD)" = "$base" ]; then
+		record "$1" skip "no series applied: $2"
+		return 1
+	fi
+}
+
 # --- step 3: fixed point ---------------------------------------------------------
 FP_PATHS=(security include/linux/security.h include/linux/lsm_hooks.h include/linux/lsm_hook_defs.h)
 step_fixpoint() {
 	local p ws exact files
-	if [ -z "$base" ]; then
-		record 3 skip "$no_tree"
-		return
-	fi
-	if ! $stand_in && [ "$(g rev-parse HEAD)" = "$base" ]; then
-		record 3 skip "no series applied: the baseline is not the converted tree"
-		return
-	fi
+	converted_tree 3 "the baseline is not the converted tree" || return 0
 	: >"$out/fixpoint.diff"
 	: >"$out/fixpoint-w.diff"
 	for p in "${FP_PATHS[@]}"; do
@@ -427,14 +434,7 @@ step_equiv() {
 # --- step 5: full stack -----------------------------------------------------------
 step_stack() {
 	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v h0 m0 h1 m1
-	if [ -z "$base" ]; then
-		record 5 skip "$no_tree"
-		return
-	fi
-	if ! $stand_in && [ "$(g rev-parse HEAD)" = "$base" ]; then
-		record 5 skip "no series applied: the baseline has no stacking to prove"
-		return
-	fi
+	converted_tree 5 "the baseline has no stacking to prove" || return 0
 	if ! configure "$o" true "$R/qemu-boot/config/base.config" "$R/qemu-boot/config/lsm.config"; then
 		record 5 fail "lsm.config does not fit the converted tree: $(head -3 "$o/lost-options" 2>/dev/null | paste -sd';' -)"
 		return

@@ -193,15 +193,8 @@ def enclosing_if(lines, i):
             depth -= 1
     if o is None:
         return None
-    depth = 0
-    for j in range(o + 1, len(lines)):
-        if PP_OPEN.match(lines[j]):
-            depth += 1
-        elif PP_END.match(lines[j]):
-            if depth == 0:
-                return o, j
-            depth -= 1
-    return None
+    e = group_end(lines, o)
+    return None if e is None else (o, e)
 
 
 def group_end(lines, o):
