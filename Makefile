@@ -17,6 +17,7 @@ SHELL := /bin/bash
 DEFAULT_TARGET := $(shell sed -n 's/^LSMCONV_DEFAULT_TARGET=//p' scripts/lib.sh)
 TARGETS := $(shell sed -n 's/^LSMCONV_TARGETS="\(.*\)"$$/\1/p' scripts/lib.sh)
 TARGET ?= $(DEFAULT_TARGET)
+OBJ_PREFIX := $(shell sed -n 's/^LSMCONV_OBJ_PREFIX=//p' scripts/lib.sh)
 ifeq ($(filter $(TARGET),$(TARGETS)),)
 $(error TARGET=$(TARGET): not one of the distro targets ($(TARGETS)))
 endif
@@ -93,6 +94,9 @@ bench: tree
 shellcheck:
 	@shellcheck -x $$(git ls-files '*.sh') qemu-boot/guest/init qemu-boot/guest/lsmtest-init qemu-boot/guest/tests/*
 
+# The unpacked trees and build/ccache stay; the kernels' object directories
+# inside the trees go (scripts/lib.sh, kbuild_objdir).
 clean:
 	rm -rf build/kernels build/initramfs build/selftests build/headers build/boot build/test-logs \
 		build/baseline build/verify build/pipeline-test
+	find build -maxdepth 4 -type d -name '$(OBJ_PREFIX)*' -prune -exec rm -rf {} + 2>/dev/null || true
