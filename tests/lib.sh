@@ -3,12 +3,18 @@
 # TAP helpers for tests/*/run.sh: one case, one assertion.
 TAP_N=0
 TAP_FAILED=0
-# The distro tree and the prefix of kernel object directories in a tree
-# (scripts/lib.sh is their one home), without sourcing scripts/lib.sh's
-# functions into the suite.
-# shellcheck source=scripts/lib.sh
-{ read -r LSMCONV_DISTRO_TREE; read -r LSMCONV_OBJ_PREFIX; } < <(. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh" &&
-	printf '%s\n' "$LSMCONV_DISTRO_TREE" "$LSMCONV_OBJ_PREFIX")
+# The distro tree, the other distro targets and the prefix of kernel object
+# directories in a tree (scripts/lib.sh is their one home), without sourcing
+# scripts/lib.sh's functions into the suite.
+# shellcheck source=scripts/lib.sh disable=SC2034
+{ read -r LSMCONV_DISTRO_TREE; read -r LSMCONV_OBJ_PREFIX; read -r LSMCONV_OTHER_TARGETS; } < <(
+	. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh" &&
+		printf '%s\n' "$LSMCONV_DISTRO_TREE" "$LSMCONV_OBJ_PREFIX" \
+			"$(for t in $LSMCONV_TARGETS; do [ "$t" = "$LSMCONV_TARGET" ] || printf '%s ' "$t"; done)")
+# distro_tree TARGET: the tree of another distro target.
+distro_tree() {
+	LSMCONV_TARGET=$1 bash -c '. "$1/scripts/lib.sh" && echo "$LSMCONV_DISTRO_TREE"' _ "$(dirname "${BASH_SOURCE[0]}")/.."
+}
 
 tap_ok() {
 	TAP_N=$((TAP_N + 1))

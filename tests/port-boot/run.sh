@@ -17,7 +17,7 @@
 #    there (old hook signatures);
 #  - mutation: LSM_HOOK_INIT(ptrace_access_check, ...) dropped from the
 #    port: the equivalence names the cases that changed;
-#  - when build/linux-source-6.12 exists: the finished ports on 6.12.
+#  - on every other distro target (6.12; make check unpacks its tree): the finished ports.
 # Kernel builds: build/kernels/port-boot-test-{target,baseline}, incremental.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -201,27 +201,28 @@ for m in "${mods[@]}"; do
 	tap_check "$m: its guest test passes" grep -qE "^ok [0-9]+ - $m\$" "$tap"
 	tap_check "$m: its test proved a denial with errno" grep -qE "^# case $m\.[a-z0-9_]+ deny E[A-Z]+\$" "$tap"
 done
-# --- the same finished ports on 6.12 ------------------------------------------
-# When Debian's 6.12 tree is there (make tree TARGET=6.12; not in make check:
-# one more package and one more cold kernel build), port.sh ports finished/
-# again to 6.12 (struct lsm_id, __ro_after_init, lsm_count.h) and boots it.
-t612=build/linux-source-6.12
-if [ -f "$t612/include/linux/lsm_hook_defs.h" ]; then
-	log612=$work-612.out
+# --- the same finished ports on every other distro target (6.12) -------------
+# make check unpacks their trees (Makefile); port.sh ports finished/ again to
+# each (on 6.12: struct lsm_id, __ro_after_init, lsm_count.h) and boots it.
+for tv in $LSMCONV_OTHER_TARGETS; do
+	tt=$(distro_tree "$tv")
+	if [ ! -f "$tt/include/linux/lsm_hook_defs.h" ]; then
+		tap_skip "the finished ports on $tv" "no $tv tree ($tt: make tree TARGET=$tv)"
+		continue
+	fi
+	tlog=$work-$tv.out
 	rc=0
-	nice -n 10 qemu-boot/port.sh --target "$t612" --work "$work-612" --baseline none --finished \
-		"${specs[@]}" >"$log612" 2>&1 || rc=$?
-	tap_diag "$(grep -E '^\[|built in| verdict=|^build|^boot|port.sh:' "$log612")"
-	tap_check "6.12: make port --finished passes (exit 0)" test $rc = 0
+	nice -n 10 qemu-boot/port.sh --target "$tt" --work "$work-$tv" --baseline none --finished \
+		"${specs[@]}" >"$tlog" 2>&1 || rc=$?
+	tap_diag "$(grep -E '^\[|built in| verdict=|^build|^boot|port.sh:' "$tlog")"
+	tap_check "$tv: make port --finished passes (exit 0)" test $rc = 0
 	for m in "${mods[@]}"; do
-		tap_check "6.12: $m listed in /sys/kernel/security/lsm" \
-			grep -q "^# listed: $m\$" "$work-612/target-boot.log.tap"
-		tap_check "6.12: $m's guest test passes" \
-			grep -qE "^ok [0-9]+ - $m\$" "$work-612/target-boot.log.tap"
+		tap_check "$tv: $m listed in /sys/kernel/security/lsm" \
+			grep -q "^# listed: $m\$" "$work-$tv/target-boot.log.tap"
+		tap_check "$tv: $m's guest test passes" \
+			grep -qE "^ok [0-9]+ - $m\$" "$work-$tv/target-boot.log.tap"
 	done
-else
-	tap_skip "the finished ports on 6.12" "no 6.12 tree ($t612: make tree TARGET=6.12)"
-fi
+done
 
 if [ "$baseline" = none ]; then
 	tap_skip "equivalence and mutation" "$why_none"
