@@ -5,12 +5,14 @@
 # usage: bench.sh [--tree DIR] [--skip-cold] [--only SECTION[,SECTION...]]
 #
 # Sections (default: all, in this order): kernel (build, bzImage), boot
-# (initramfs sizes, boot times), convert (baseline and 2 MB conversions),
+# (initramfs sizes, boot times), targets (every other distro target: cold
+# build and boot), convert (baseline and 2 MB conversions),
 # port, verify (series and make verify), hookcost (needs verify's kernels).
 #
 #   kernel build, cold     fresh O= directory, tinyconfig + base + lsm
 #   kernel build, incr.    after touching security/security.c
 #   boot to verdict        QEMU start to verdict line (harness-pass), 5 runs
+#   other targets          the same cold build and boots on 6.12's tree
 #   initramfs size         base, and with the Landlock selftests
 #   conversion             convert.sh over selinux/smack/tomoyo/apparmor/yama
 #                          (when the converter and the baseline exist), and
@@ -23,7 +25,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SECTIONS="kernel boot convert port verify hookcost"
+SECTIONS="kernel boot targets convert port verify hookcost"
 tree=$LSMCONV_DISTRO_TREE cold=1 only=''
 usage() { echo "usage: ${0##*/} [--tree DIR] [--skip-cold] [--only SECTION[,SECTION...]] (sections: $SECTIONS)" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -53,12 +55,32 @@ echo
 mkdir -p build/bench
 row "what" "figure"
 row "----" "------"
+# cold_build TREE NAME: the lsm kernel (tinyconfig + base + lsm) of TREE in
+# a fresh object directory with ccache off; prints the seconds.
+cold_build() {
+	local t
+	rm -rf "build/kernels/$2" "$(kbuild_objdir "$1" "$2")"
+	t=$(now)
+	CCACHE_DISABLE=1 qemu-boot/build-kernel.sh --tree "$1" --name "$2" >/dev/null 2>&1
+	since "$t"
+}
+
+# boot_runs BZIMAGE INITRD: five boots to the verdict line (harness-pass);
+# prints the seconds of each.
+boot_runs() {
+	local t times=()
+	for _ in 1 2 3 4 5; do
+		t=$(now)
+		qemu-boot/run.sh --kernel "$1" --initrd "$2" --log build/bench/boot.log \
+			--append "lsmtest=harness-pass" >/dev/null
+		times+=("$(since "$t")")
+	done
+	printf '%s ' "${times[@]}"
+}
+
 bz=''
 if want kernel && [ "$cold" -eq 1 ]; then
-	rm -rf build/kernels/bench "$(kbuild_objdir "$tree" bench)"
-	t=$(now)
-	CCACHE_DISABLE=1 qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
-	row "kernel build, cold, ccache off (s)" "$(since "$t")"
+	row "kernel build, cold, ccache off (s)" "$(cold_build "$tree" bench)"
 	touch "$tree/security/security.c"
 	t=$(now)
 	qemu-boot/build-kernel.sh --tree "$tree" --name bench >/dev/null 2>&1
@@ -89,20 +111,43 @@ bench_boot() {
 	qemu-boot/build-initramfs.sh --out "$full" "${adds[@]}" >/dev/null
 	row "initramfs, with Landlock selftests (KiB)" "$(($(stat -c %s "$full") / 1024))"
 
-	times=()
-	for _ in 1 2 3 4 5; do
-		t=$(now)
-		qemu-boot/run.sh --kernel "$bz" --initrd "$base" --log build/bench/boot.log \
-			--append "lsmtest=harness-pass" >/dev/null
-		times+=("$(since "$t")")
-	done
-	row "boot to verdict, 5 runs (s)" "$(printf '%s ' "${times[@]}")"
+	row "boot to verdict, 5 runs (s)" "$(boot_runs "$bz" "$base")"
 	t=$(now)
 	qemu-boot/run.sh --kernel "$bz" --initrd "$full" --log build/bench/landlock.log \
 		--append "lsmtest=landlock" >/dev/null || true
 	row "boot + Landlock selftests (s)" "$(since "$t")"
 }
 ! want boot || bench_boot
+
+bench_targets() {
+	# Every other distro target (6.12) beside the default: the same lsm
+	# kernel cold (ccache off), its size, and five boots to the verdict.
+	local tv tt secs tbz base=build/bench/base.cpio.gz
+	mkdir -p build/bench
+	[ -f "$base" ] || qemu-boot/build-initramfs.sh --out "$base" >/dev/null
+	for tv in $LSMCONV_TARGETS; do
+		[ "$tv" != "$LSMCONV_TARGET" ] || continue
+		tt=$(target_tree "$tv")
+		if [ ! -f "$tt/include/linux/lsm_hook_defs.h" ]; then
+			row "$tv: kernel build and boot" "n/a: no tree (make tree TARGET=$tv)"
+			continue
+		fi
+		if [ "$cold" -eq 1 ]; then
+			if ! secs=$(cold_build "$tt" "bench-$tv"); then
+				row "$tv: kernel build, cold" "failed: qemu-boot/build-kernel.sh --tree $tt"
+				continue
+			fi
+			row "$tv: kernel build, cold, ccache off (s)" "$secs"
+			tbz=build/kernels/bench-$tv/arch/x86/boot/bzImage
+		elif ! tbz=$(qemu-boot/build-kernel.sh --tree "$tt" --name lsm 2>/dev/null); then
+			row "$tv: kernel build" "failed: qemu-boot/build-kernel.sh --tree $tt"
+			continue
+		fi
+		row "$tv: bzImage size (KiB)" "$(($(stat -c %s "$tbz") / 1024))"
+		row "$tv: boot to verdict, 5 runs (s)" "$(boot_runs "$tbz" "$base")"
+	done
+}
+! want targets || bench_targets
 
 bench_convert() {
 	if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then

@@ -26,6 +26,15 @@ LSMCONV_DISTRO=linux-source-$LSMCONV_TARGET
 LSMCONV_DISTRO_TREE=$LSMCONV_ROOT/build/$LSMCONV_DISTRO
 export LSMCONV_TARGET LSMCONV_DISTRO LSMCONV_DISTRO_TREE
 
+# target_tree TARGET: the tree of any distro target (LSMCONV_TARGETS), for
+# what works on several targets in one run (make check, make bench).
+target_tree() {
+	case " $LSMCONV_TARGETS " in
+	*" $1 "*) echo "$LSMCONV_ROOT/build/linux-source-$1" ;;
+	*) die "TARGET=$1: not one of the distro targets ($LSMCONV_TARGETS)" ;;
+	esac
+}
+
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
 	exit 1

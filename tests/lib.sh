@@ -13,7 +13,7 @@ TAP_FAILED=0
 			"$(for t in $LSMCONV_TARGETS; do [ "$t" = "$LSMCONV_TARGET" ] || printf '%s ' "$t"; done)")
 # distro_tree TARGET: the tree of another distro target.
 distro_tree() {
-	LSMCONV_TARGET=$1 bash -c '. "$1/scripts/lib.sh" && echo "$LSMCONV_DISTRO_TREE"' _ "$(dirname "${BASH_SOURCE[0]}")/.."
+	bash -c '. "$1/scripts/lib.sh" && target_tree "$2"' _ "$(dirname "${BASH_SOURCE[0]}")/.." "$1"
 }
 
 tap_ok() {
