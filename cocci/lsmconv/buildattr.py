@@ -152,6 +152,16 @@ def attribute(errors, todos, sources):
         yield err, hit, api
 
 
+def module_sources(d):
+    """{name: text} of the C sources and headers directly in directory d."""
+    out = {}
+    for n in sorted(os.listdir(d)):
+        if n.endswith(('.c', '.h')):
+            with open(os.path.join(d, n), errors='replace') as fh:
+                out[n] = fh.read()
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--log', required=True)
@@ -164,14 +174,10 @@ def main(argv=None):
             log = fh.read()
         with open(a.report, errors='replace') as fh:
             report = fh.read()
+        sources = module_sources(a.src)
     except OSError as e:
         print(f'buildattr: {e}', file=sys.stderr)
         return 2
-    sources = {}
-    for n in sorted(os.listdir(a.src)):
-        if n.endswith(('.c', '.h')):
-            with open(os.path.join(a.src, n), errors='replace') as fh:
-                sources[n] = fh.read()
     bad = 0
     for (f, ln, _fn, msg), hit, api in attribute(parse_errors(log, a.module_dir),
                                                  parse_todos(report), sources):

@@ -106,18 +106,13 @@ def main(argv=None):
         with open(a.report, errors='replace') as fh:
             todos = buildattr.parse_todos(fh.read())
         edits = read_edits(a.edits)
-        files = sorted({n for d in (a.tool, a.finished) for n in os.listdir(d)
-                        if n.endswith(('.c', '.h'))})
+        tool, finished = buildattr.module_sources(a.tool), buildattr.module_sources(a.finished)
     except (OSError, ValueError) as e:
         print(f'finishcheck: {e}', file=sys.stderr)
         return 2
     bad = 0
-    for n in files:
-        texts = []
-        for d in (a.tool, a.finished):
-            p = os.path.join(d, n)
-            texts.append(open(p, errors='replace').read() if os.path.exists(p) else '')
-        for line, shown, why in check(texts[0], texts[1], n, todos, edits):
+    for n in sorted(set(tool) | set(finished)):
+        for line, shown, why in check(tool.get(n, ''), finished.get(n, ''), n, todos, edits):
             if why:
                 print(f'named\t{n}:{line}\t{shown}\t{why}')
             else:

@@ -36,15 +36,11 @@ Each command is idempotent and exits 0 when there is nothing left to do.
 import re
 import sys
 
-
-def die(msg):
-    sys.stderr.write("cpp_rewind.py: %s\n" % msg)
-    sys.exit(2)
+from gen import die, read, split_args
 
 
 def load(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read().split("\n")
+    return read(path).split("\n")
 
 
 def save(path, lines):
@@ -184,23 +180,10 @@ def call_hooks(path):
             elif text[j] == ")":
                 depth -= 1
             j += 1
-        # split_args at top level
-        inner, parts, cur, depth = text[m.end():j - 1], [], "", 0
-        for ch in inner:
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-            if ch == "," and depth == 0:
-                parts.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        parts.append(cur)
-        name = parts[0].strip()
+        parts = split_args(text[m.end():j - 1])
+        name = parts[0]
         args = parts[2:] if m.group(1) == "int" else parts[1:]
-        args = ",".join(args).strip()
-        args = re.sub(r"\s*\n\s*", " ", args)
+        args = re.sub(r"\s*\n\s*", " ", ", ".join(args))
         out.append(text[i:m.start()])
         out.append("security_ops->%s(%s)" % (name, args))
         n += 1

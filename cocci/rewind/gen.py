@@ -35,7 +35,8 @@ from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
 
 
 def die(msg):
-    sys.stderr.write("gen.py: %s\n" % msg)
+    """Exit 2 with msg, named after the script that runs (gen.py, cpp_rewind.py)."""
+    sys.stderr.write("%s: %s\n" % (os.path.basename(sys.argv[0]), msg))
     sys.exit(2)
 
 

@@ -66,6 +66,20 @@ convert() {
 		>"$dir/stdout" 2>"$dir/stderr" || RC=$?
 }
 
+# same_output DESC EXPECTED RUN: convert's RUN/out/input.c is EXPECTED; else
+# the diff and the end of its stderr.
+same_output() {
+	if cmp -s -- "$2" "$3/out/input.c"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		if [[ -f "$3/out/input.c" ]]; then
+			diff -u -- "$2" "$3/out/input.c" | head -n 40 | diag || true
+		fi
+		tail -n 5 "$3/stderr" | diag
+	fi
+}
+
 run_case() {
 	local c=$1 name want_rc line
 	name=$(basename -- "$c")
@@ -79,13 +93,10 @@ run_case() {
 	fi
 
 	convert "$TMP/$name" "$c/input.c"
-	if cmp -s -- "$c/expected.c" "$TMP/$name/out/input.c" && [[ $RC == "$want_rc" ]]; then
-		ok "$name: output matches expected.c (exit $RC)"
+	if [[ $RC == "$want_rc" ]]; then
+		same_output "$name: output matches expected.c (exit $RC)" "$c/expected.c" "$TMP/$name"
 	else
 		not_ok "$name: output matches expected.c (exit $RC, want $want_rc)"
-		if [[ -f "$TMP/$name/out/input.c" ]]; then
-			diff -u -- "$c/expected.c" "$TMP/$name/out/input.c" | head -n 40 | diag || true
-		fi
 		tail -n 5 "$TMP/$name/stderr" | diag
 	fi
 
@@ -110,15 +121,7 @@ run_case() {
 	fi
 
 	convert "$TMP/$name.again" "$c/expected.c"
-	if cmp -s -- "$c/expected.c" "$TMP/$name.again/out/input.c"; then
-		ok "$name: idempotent (expected.c converts to itself)"
-	else
-		not_ok "$name: idempotent (expected.c converts to itself)"
-		if [[ -f "$TMP/$name.again/out/input.c" ]]; then
-			diff -u -- "$c/expected.c" "$TMP/$name.again/out/input.c" | head -n 40 | diag || true
-		fi
-		tail -n 5 "$TMP/$name.again/stderr" | diag
-	fi
+	same_output "$name: idempotent (expected.c converts to itself)" "$c/expected.c" "$TMP/$name.again"
 }
 
 # Run the cases, JOBS at a time; each leaves NAME.tap, then NAME.done.

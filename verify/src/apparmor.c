@@ -64,15 +64,7 @@ int lv_suite_apparmor(void)
 	err = lv_ensure_mount(SECFS, "securityfs");
 	if (err)
 		return lv_setup_fail("mount securityfs", err);
-	err = lv_mount_tmpfs(DIR);
-	if (!err)
-		err = lv_make_file(DIR "/a", "a\n", 0666);
-	if (!err)
-		err = lv_make_file(DIR "/b", "b\n", 0666);
-	if (!err)
-		err = lv_make_file(DIR "/c", "c\n", 0666);
-	if (!err)
-		err = lv_copy_self(EXE);
+	err = lv_abc_files(DIR, EXE);
 	if (err)
 		return lv_setup_fail("files in " DIR, err);
 

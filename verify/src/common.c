@@ -482,21 +482,28 @@ static void child_exit(int rc)
 	_exit(code);
 }
 
-/* Fork; the child runs prep(ctx) then the operation; return its result. */
-int lv_child(lv_prep_fn prep, const void *ctx, const char *op,
-	     const char *arg)
+/* Fork; the child runs prep(ctx) and exits LV_CHILD_SETUP if that fails. */
+static pid_t fork_prepared(lv_prep_fn prep, const void *ctx)
 {
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
+	if (pid == 0 && prep && prep(ctx))
+		_exit(LV_CHILD_SETUP);
+	return pid;
+}
+
+/* Fork; the child runs prep(ctx) then the operation; return its result. */
+int lv_child(lv_prep_fn prep, const void *ctx, const char *op,
+	     const char *arg)
+{
+	pid_t pid = fork_prepared(prep, ctx);
+
 	if (pid < 0)
 		return LV_RES_SETUP;
-	if (pid == 0) {
-		if (prep && prep(ctx))
-			_exit(LV_CHILD_SETUP);
+	if (pid == 0)
 		child_exit(lv_run_op(op, arg));
-	}
 	return lv_wait_result(pid);
 }
 
@@ -511,16 +518,12 @@ int lv_child_exec(lv_prep_fn prep, const void *ctx, const char *exe,
 	char *const argv[] = { "lsmverify", "op", "--in-guest-child",
 			       (char *)op, (char *)(arg ? arg : ""), NULL };
 	char *const envp[] = { NULL };
-	pid_t pid;
+	pid_t pid = fork_prepared(prep, ctx);
 	int e;
 
-	fflush(NULL);
-	pid = fork();
 	if (pid < 0)
 		return LV_RES_SETUP;
 	if (pid == 0) {
-		if (prep && prep(ctx))
-			_exit(LV_CHILD_SETUP);
 		execve(exe, argv, envp);
 		e = errno;
 		_exit(e < 100 ? 150 + e : LV_CHILD_SETUP);
@@ -596,6 +599,25 @@ int lv_copy_self(const char *path)
 	if (err)
 		return err;
 	return lv_copy_file(exe, path, 0755);
+}
+
+/*
+ * The files the path-based suites decide on: a tmpfs at dir with a, b and c
+ * (each holding its own name) and a copy of this program at exe.
+ */
+int lv_abc_files(const char *dir, const char *exe)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	char path[256], content[4];
+	int err = lv_mount_tmpfs(dir);
+	size_t i;
+
+	for (i = 0; !err && i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		snprintf(content, sizeof(content), "%s\n", names[i]);
+		err = lv_make_file(path, content, 0666);
+	}
+	return err ? err : lv_copy_self(exe);
 }
 
 /* Write value into the process attribute file of the calling process. */

@@ -59,6 +59,7 @@ int lv_make_file(const char *path, const char *content, mode_t mode);
 int lv_self_exe(char *buf, size_t size);
 char *lv_slurp(const char *path, size_t *len);
 int lv_copy_self(const char *path);
+int lv_abc_files(const char *dir, const char *exe);
 int lv_set_attr(const char *which, const char *value);
 
 /* Child helpers: return 0 or -errno, as the operation did. */

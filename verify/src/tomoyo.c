@@ -135,15 +135,7 @@ int lv_suite_tomoyo(void)
 				 !cmdline_has("TOMOYO_loader=")))
 		return lv_skip("tomoyo: policy not active; boot with TOMOYO_trigger=%s TOMOYO_loader=%s/tomoyo-loader",
 			       TRIGGER, LV_DATA);
-	err = lv_mount_tmpfs(DIR);
-	if (!err)
-		err = lv_make_file(DIR "/a", "a\n", 0666);
-	if (!err)
-		err = lv_make_file(DIR "/b", "b\n", 0666);
-	if (!err)
-		err = lv_make_file(DIR "/c", "c\n", 0666);
-	if (!err)
-		err = lv_copy_self(DIR "/exe");
+	err = lv_abc_files(DIR, DIR "/exe");
 	if (err)
 		return lv_setup_fail("files in " DIR, err);
 
