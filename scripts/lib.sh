@@ -148,6 +148,9 @@ ccache_hits() {
 # 18:13:55 -0700), no system or user configuration, a fixed abbreviation.
 # Patches that are committed (converted-patches/) are also written with
 # --full-index and --zero-commit, so nothing in them depends on the machine.
+# No automatic gc: a background `git gc --auto` after the rewind's commits
+# packed and pruned build/baseline's loose objects while the series step
+# cloned it ("failed to copy file to .../objects/...").
 # A caller may set LSMCONV_GIT_NAME, LSMCONV_GIT_EMAIL or LSMCONV_GIT_DATE for
 # one call (the series commits as its --signoff, one minute per step).
 LSMCONV_GIT_NAME=lsmconv
@@ -165,7 +168,8 @@ lsmconv_git() {
 		git -c user.useConfigOnly=false -c commit.gpgsign=false -c core.autocrlf=false \
 		-c core.abbrev=12 -c init.defaultBranch=master -c diff.noprefix=false \
 		-c diff.mnemonicPrefix=false -c diff.renames=true -c format.signoff=false \
-		-c format.coverLetter=false -c format.thread=false "$@"
+		-c format.coverLetter=false -c format.thread=false \
+		-c gc.auto=0 -c maintenance.auto=false "$@"
 }
 
 # --- LSMs -------------------------------------------------------------------

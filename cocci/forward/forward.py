@@ -49,6 +49,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lsmconv import hooks as hookmod, legacy, manifest as manifestmod, special as specialmod  # noqa: E402
 from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
+from lsmconv.source import strip_comments  # noqa: E402
 
 PROG = "forward.py"
 
@@ -252,12 +253,6 @@ def variables(lines, pred):
                 end += 1
         out[m.group(1)] = (i, end)
     return out
-
-
-def strip_comments(text):
-    """Comments blanked out (newlines kept, so line numbers stay)."""
-    return re.sub(r"/\*.*?\*/|//[^\n]*",
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
 
 
 def find_call(text, start):

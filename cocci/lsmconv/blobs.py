@@ -33,7 +33,7 @@ import re
 import sys
 
 from lsmconv.port_c import strip_comments
-from lsmconv import hooks as hookmod
+from lsmconv import hooks as hookmod, source
 
 # expression -> (struct type, reason).  The only hand-typed type knowledge.
 EXPR_TYPES = {
@@ -66,12 +66,7 @@ class Kind:
 
 
 def lbs_fields(tree):
-    try:
-        with open(os.path.join(tree, "include/linux/lsm_hooks.h"), encoding="utf-8",
-                  errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return set()
+    text = source.text(os.path.join(tree, "include/linux/lsm_hooks.h"))
     m = re.search(r"struct lsm_blob_sizes\s*\{(.*?)\}", text, re.S)
     return set(re.findall(r"\b(lbs_\w+)\s*;", m.group(1))) if m else set()
 
@@ -79,12 +74,7 @@ def lbs_fields(tree):
 def kinds(tree):
     """{kind: Kind} of the blobs the target's framework allocates."""
     fields = lbs_fields(tree)
-    try:
-        with open(os.path.join(tree, "security/security.c"), encoding="utf-8",
-                  errors="replace") as f:
-            text = strip_comments(f.read())
-    except OSError:
-        return {}
+    text = strip_comments(source.text(os.path.join(tree, "security/security.c")))
     funcs = [(m.group(1), m.group(2), m.group(3)) for m in FUNC_RE.finditer(text)]
     out = {}
     for name, params, body in funcs:

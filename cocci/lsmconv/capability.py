@@ -18,15 +18,9 @@ import os
 import re
 import sys
 
+from lsmconv import source
+
 _CACHE = {}
-
-
-def _read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def parse(text):
@@ -43,14 +37,14 @@ def parse(text):
 def hooks(tree):
     key = ("hooks", os.path.abspath(tree))
     if key not in _CACHE:
-        _CACHE[key] = parse(_read(os.path.join(tree, "security/commoncap.c")))
+        _CACHE[key] = parse(source.text(os.path.join(tree, "security/commoncap.c")))
     return _CACHE[key]
 
 
 def _sources(tree):
     key = ("src", os.path.abspath(tree))
     if key not in _CACHE:
-        _CACHE[key] = "\n".join(_read(os.path.join(tree, p)) for p in (
+        _CACHE[key] = "\n".join(source.text(os.path.join(tree, p)) for p in (
             "include/linux/security.h", "security/commoncap.c"))
     return _CACHE[key]
 
@@ -63,7 +57,7 @@ def defined(tree, fn):
 def prototype(tree, fn):
     """The target's declaration of fn in include/linux/security.h
     ("int cap_x(...)" on one line, whitespace collapsed), or None."""
-    text = _read(os.path.join(tree, "include/linux/security.h"))
+    text = source.text(os.path.join(tree, "include/linux/security.h"))
     m = re.search(r"(?:^|\n)\s*(?:extern\s+)?([A-Za-z_][\w \t\*]*?\b%s\s*\([^;{]*\))\s*;"
                   % re.escape(fn), text)
     if not m:

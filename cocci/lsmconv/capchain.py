@@ -93,11 +93,6 @@ def param_names(ps):
     return names
 
 
-def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
-
-
 DECL_START = re.compile(r"^(const|volatile|static|unsigned|signed|struct|union|enum|"
                         r"int|long|short|char|bool|u8|u16|u32|u64|s8|s16|s32|s64|"
                         r"size_t|ssize_t|loff_t|kuid_t|kgid_t|umode_t|dev_t|pid_t|"
@@ -115,7 +110,7 @@ def leading(pos, fline):
     i = text.find("{")
     if i < 0:
         return False
-    body = strip_comments(text[i + 1:])
+    body = source.strip_comments(text[i + 1:])
     for chunk in body.split(";"):
         c = chunk.strip()
         if not c:
@@ -134,7 +129,7 @@ def only_statement(pos, fline):
     if not leading(pos, fline):
         return False
     lines = source.lines(pos.file)
-    rest = strip_comments("\n".join(lines[int(pos.line) - 1:]))
+    rest = source.strip_comments("\n".join(lines[int(pos.line) - 1:]))
     j = rest.find(";")
     return j >= 0 and rest[j + 1:].lstrip().startswith("}")
 

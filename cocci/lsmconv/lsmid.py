@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-from lsmconv import kwrap
+from lsmconv import kwrap, source
 from lsmconv.hooks import split_args
 from lsmconv.names import lsm_ident
 from lsmconv.port_c import strip_comments
@@ -39,11 +39,7 @@ CALL = re.compile(r"\bsecurity_add_hooks\s*\(")
 
 
 def _read(tree, rel):
-    try:
-        with open(os.path.join(tree, rel), encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
+    return source.text(os.path.join(tree, rel))
 
 
 def add_hooks_form(tree):

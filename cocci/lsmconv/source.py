@@ -23,6 +23,8 @@ def lines(path):
 
 
 def strip_comments(t):
-    """Comments out, newlines inside block comments kept (line numbers stay)."""
-    t = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), t, flags=re.S)
-    return re.sub(r"//[^\n]*", "", t)
+    """Comments blanked out: the same length, newlines kept, so offsets and
+    line numbers stay and a comment still separates tokens.  (port_c's
+    strip_comments also blanks string and character literals.)"""
+    return re.sub(r"/\*.*?\*/|//[^\n]*",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), t, flags=re.S)

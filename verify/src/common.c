@@ -607,14 +607,11 @@ int lv_copy_self(const char *path)
  */
 int lv_abc_files(const char *dir, const char *exe)
 {
-	static const char *const names[] = { "a", "b", "c" };
-	char path[256], content[4];
+	char path[256], content[] = "a\n";
 	int err = lv_mount_tmpfs(dir);
-	size_t i;
 
-	for (i = 0; !err && i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		snprintf(content, sizeof(content), "%s\n", names[i]);
+	for (; !err && content[0] <= 'c'; content[0]++) {
+		snprintf(path, sizeof(path), "%s/%c", dir, content[0]);
 		err = lv_make_file(path, content, 0666);
 	}
 	return err ? err : lv_copy_self(exe);
