@@ -3,13 +3,13 @@
 # TAP helpers for tests/*/run.sh: one case, one assertion.
 TAP_N=0
 TAP_FAILED=0
-# The distro tree, the other distro targets and the prefix of kernel object
+# The distro tree, the distro targets (all, and the others than this one) and the prefix of kernel object
 # directories in a tree (scripts/lib.sh is their one home), without sourcing
 # scripts/lib.sh's functions into the suite.
 # shellcheck source=scripts/lib.sh disable=SC2034
-{ read -r LSMCONV_DISTRO_TREE; read -r LSMCONV_OBJ_PREFIX; read -r LSMCONV_OTHER_TARGETS; } < <(
+{ read -r LSMCONV_DISTRO_TREE; read -r LSMCONV_OBJ_PREFIX; read -r LSMCONV_TARGETS; read -r LSMCONV_OTHER_TARGETS; } < <(
 	. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh" &&
-		printf '%s\n' "$LSMCONV_DISTRO_TREE" "$LSMCONV_OBJ_PREFIX" \
+		printf '%s\n' "$LSMCONV_DISTRO_TREE" "$LSMCONV_OBJ_PREFIX" "$LSMCONV_TARGETS" \
 			"$(for t in $LSMCONV_TARGETS; do [ "$t" = "$LSMCONV_TARGET" ] || printf '%s ' "$t"; done)")
 # distro_tree TARGET: the tree of another distro target.
 distro_tree() {

@@ -82,50 +82,76 @@ lsmid_target() {
 	printf '#define LSM_ID_UNDEF\t\t0\n' >"$t/include/uapi/linux/lsm.h"
 }
 
-# One case; writes its results (unnumbered "ok"/"not ok" lines) to stdout.
+# check_port C LABEL TARGET EXPECTED WANT REPORT_EXPECT W: port C's input to
+# TARGET in work dir W; the output equals EXPECTED (REGEN=1 rewrites it), the
+# exit status is WANT, the report has every line of REPORT_EXPECT, and a
+# second run changes nothing.  Results as unnumbered "ok"/"not ok" lines.
+check_port() {
+	local c=$1 label=$2 target=$3 exp=$4 want=$5 rexp=$6 w=$7 rc rc2 line base
+	mkdir -p "$w"
+	rc=$(TARGET=$target port "$c/input" "$w/out" "$w/report.md")
+	if [[ ${REGEN:-0} == 1 ]]; then
+		rm -rf -- "$exp"
+		cp -a "$w/out" "$exp"
+		rm -f -- "$exp/.lsmconv-port"
+		want=$rc
+		base=${exp##*/}
+		echo "$rc" >"${exp%/*}/${base/expected/exit}.expect"
+		[[ -z ${KEEP:-} ]] || cp -- "$w/report.md" "$KEEP/$(basename -- "$c")$label.md"
+	fi
+	if [[ -d "$exp" ]] && same_tree "$exp" "$w/out" && [[ $rc == "$want" ]]; then
+		echo "ok - $NAME$label: output equals ${exp##*/}/, exit $rc"
+	else
+		echo "not ok - $NAME$label: output equals ${exp##*/}/, exit $rc (want $want)"
+		diff -r -x .lsmconv-port -- "$exp" "$w/out" 2>&1 | head -n 20 | sed 's/^/# /' || true
+		sed 's/^/# /' "$w/report.md.err"
+	fi
+	if [[ -f "$rexp" ]]; then
+		while IFS= read -r line; do
+			[[ -z $line || $line == \#* ]] && continue
+			if grep -qF -- "$line" "$w/report.md"; then
+				echo "ok - $NAME$label: report has: $line"
+			else
+				echo "not ok - $NAME$label: report has: $line"
+			fi
+		done <"$rexp"
+	fi
+	rc2=$(TARGET=$target port "$w/out" "$w/out2" "$w/report2.md")
+	if same_tree "$w/out" "$w/out2" && [[ $rc2 == "$rc" ]] &&
+		[[ "$(todo_lines "$w/report.md")" == "$(todo_lines "$w/report2.md")" ]]; then
+		echo "ok - $NAME$label: idempotent (second run: same output, exit $rc2, todos at the same lines)"
+	else
+		echo "not ok - $NAME$label: idempotent (second run exit $rc2, first $rc)"
+		diff <(todo_lines "$w/report.md") <(todo_lines "$w/report2.md") | sed 's/^/# /' || true
+	fi
+}
+
+# One case; writes its results (unnumbered "ok"/"not ok"/"skip" lines) to
+# stdout: on its target (expected/), then on every distro target T it has an
+# expected-T/ for (exit-T.expect, report-T.expect), from that real tree.
 run_case() {
-	local c=$1 w want rc rc2 line m mrc failed TARGET=$TARGET
+	local c=$1 w want line m mrc failed tv tt TARGET=$TARGET
 	[[ ! -f $c/target ]] || TARGET=$TMP/target-$(tr -d '[:space:]' <"$c/target")
 	# the LSM name: the first .c file's name
 	NAME=$(cd "$c/input" && find . -name '*.c' | LC_ALL=C sort | head -n 1)
 	NAME=$(basename -- "${NAME%.c}")
 	w="$TMP/$(basename -- "$c")"
-	mkdir -p "$w"
 	want=1
 	[[ -f "$c/exit.expect" ]] && want=$(tr -d '[:space:]' <"$c/exit.expect")
-	rc=$(port "$c/input" "$w/out" "$w/report.md")
-	if [[ ${REGEN:-0} == 1 ]]; then
-		rm -rf -- "$c/expected"
-		cp -a "$w/out" "$c/expected"
-		rm -f -- "$c/expected/.lsmconv-port"
-		echo "$rc" >"$c/exit.expect"
-		[[ -z ${KEEP:-} ]] || cp -- "$w/report.md" "$KEEP/$(basename -- "$c").md"
-	fi
-	if [[ -d "$c/expected" ]] && same_tree "$c/expected" "$w/out" && [[ $rc == "$want" ]]; then
-		echo "ok - $NAME: output equals expected/, exit $rc"
-	else
-		echo "not ok - $NAME: output equals expected/, exit $rc (want $want)"
-		diff -r -x .lsmconv-port -- "$c/expected" "$w/out" 2>&1 | head -n 20 | sed 's/^/# /' || true
-		sed 's/^/# /' "$w/report.md.err"
-	fi
-	if [[ -f "$c/report.expect" ]]; then
-		while IFS= read -r line; do
-			[[ -z $line || $line == \#* ]] && continue
-			if grep -qF -- "$line" "$w/report.md"; then
-				echo "ok - $NAME: report has: $line"
-			else
-				echo "not ok - $NAME: report has: $line"
-			fi
-		done <"$c/report.expect"
-	fi
-	rc2=$(port "$w/out" "$w/out2" "$w/report2.md")
-	if same_tree "$w/out" "$w/out2" && [[ $rc2 == "$rc" ]] &&
-		[[ "$(todo_lines "$w/report.md")" == "$(todo_lines "$w/report2.md")" ]]; then
-		echo "ok - $NAME: idempotent (second run: same output, exit $rc2, todos at the same lines)"
-	else
-		echo "not ok - $NAME: idempotent (second run exit $rc2, first $rc)"
-		diff <(todo_lines "$w/report.md") <(todo_lines "$w/report2.md") | sed 's/^/# /' || true
-	fi
+	check_port "$c" "" "$TARGET" "$c/expected" "$want" "$c/report.expect" "$w"
+	for tv in $LSMCONV_TARGETS; do
+		[[ -d $c/expected-$tv || " ${REGEN_TARGETS:-} " == *" $tv "* ]] || continue
+		tt=$(distro_tree "$tv")
+		if [[ ! -f $tt/include/linux/lsm_hook_defs.h ]]; then
+			echo "skip - $NAME on $tv: no $tv tree ($tt: make tree TARGET=$tv)"
+			continue
+		fi
+		want=1
+		[[ -f "$c/exit-$tv.expect" ]] && want=$(tr -d '[:space:]' <"$c/exit-$tv.expect")
+		check_port "$c" " on $tv" "$tt" "$c/expected-$tv" "$want" "$c/report-$tv.expect" "$w-$tv"
+	done
+	want=1
+	[[ -f "$c/exit.expect" ]] && want=$(tr -d '[:space:]' <"$c/exit.expect")
 	if [[ -f "$c/mutations" ]]; then
 		while IFS= read -r m; do
 			[[ -z $m ]] && continue
@@ -179,6 +205,7 @@ for ((k = 0; k < i; k++)); do
 		case "$line" in
 		"ok - "*) tap_ok "${line#ok - }" ;;
 		"not ok - "*) tap_not_ok "${line#not ok - }" ;;
+		"skip - "*) line=${line#skip - } && tap_skip "${line%%: *}" "${line#*: }" ;;
 		*) echo "$line" ;;
 		esac
 	done <"$TMP/result.$k"
