@@ -17,7 +17,7 @@
 #    there (old hook signatures);
 #  - mutation: LSM_HOOK_INIT(ptrace_access_check, ...) dropped from the
 #    port: the equivalence names the cases that changed;
-#  - on every other distro target (6.12; make check unpacks its tree): the finished ports.
+#  - on every other distro target (6.12) whose tree is unpacked (make tree TARGET=6.12): the finished ports.
 # Kernel builds: build/kernels/port-boot-test-{target,baseline}, incremental.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -202,7 +202,7 @@ for m in "${mods[@]}"; do
 	tap_check "$m: its test proved a denial with errno" grep -qE "^# case $m\.[a-z0-9_]+ deny E[A-Z]+\$" "$tap"
 done
 # --- the same finished ports on every other distro target (6.12) -------------
-# make check unpacks their trees (Makefile); port.sh ports finished/ again to
+# when their trees are unpacked (make tree TARGET=6.12; else a skip); port.sh ports finished/ again to
 # each (on 6.12: struct lsm_id, __ro_after_init, lsm_count.h) and boots it.
 for tv in $LSMCONV_OTHER_TARGETS; do
 	tt=$(distro_tree "$tv")
