@@ -4,8 +4,12 @@
 #
 # usage: build-selftests.sh --tree DIR --suite NAME [--out DIR]
 #
-# UAPI headers are installed into build/ (never into the host's /usr), the
-# suite is built with OUTPUT= outside the tree, and the tree stays clean.
+# UAPI headers are installed into build/headers/VERSION (never into the
+# host's /usr), the suite is built with OUTPUT= outside the tree (default
+# build/selftests/VERSION/NAME), and the tree stays clean.  VERSION is the
+# tree's kernel version: the distro targets (6.1, 6.12) never share headers
+# or binaries, which make would otherwise keep across trees, since the other
+# tree's sources are older than the binaries.
 # Prints the directory holding the test binaries.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -28,10 +32,11 @@ require_kernel_tree "$tree"
 tree=$(realpath "$tree")
 src=$tree/tools/testing/selftests/$suite
 [ -d "$src" ] || die_usage "$src: no such selftest suite"
-[ -n "$out" ] || out=$LSMCONV_ROOT/build/selftests/$suite
+version=$(kernel_version "$tree")
+[ -n "$out" ] || out=$LSMCONV_ROOT/build/selftests/$version/$suite
 mkdir -p "$out"
 out=$(realpath "$out")
-hdr=$LSMCONV_ROOT/build/headers
+hdr=$LSMCONV_ROOT/build/headers/$version
 
 if [ ! -f "$hdr/usr/include/linux/landlock.h" ] || [ "$tree/include/uapi" -nt "$hdr/.stamp" ]; then
 	progress 1 2 "installing UAPI headers into $hdr"
