@@ -7,8 +7,10 @@
 #
 # usage: build-kernel.sh --tree DIR --name NAME [--fragment FILE]... [--jobs N]
 #
-# The config is tinyconfig plus the fragments (default: base + lsm).  It is
-# regenerated only when the fragments change.  Every option a fragment sets
+# The config is tinyconfig plus the fragments (default: base + lsm + the
+# config fragment of each selftest suite the guest runs that the tree has,
+# tools/testing/selftests/{landlock,lsm}/config: scripts/lib.sh,
+# selftest_fragments).  It is regenerated only when the fragments change.  Every option a fragment sets
 # must survive olddefconfig, else the build stops naming the option: a
 # fragment that silently loses an LSM would make every later check meaningless.
 set -euo pipefail
@@ -34,8 +36,10 @@ done
 if [ -z "$tree" ] || [ -z "$name" ]; then usage; fi
 require_kernel_tree "$tree"
 tree=$(realpath "$tree")
-[ ${#frags[@]} -gt 0 ] ||
+if [ ${#frags[@]} -eq 0 ]; then
 	frags=("$LSMCONV_ROOT/qemu-boot/config/base.config" "$LSMCONV_ROOT/qemu-boot/config/lsm.config")
+	mapfile -t -O ${#frags[@]} frags < <(selftest_fragments "$tree")
+fi
 for f in "${frags[@]}"; do
 	[ -f "$f" ] || die_usage "$f: no such config fragment"
 done
@@ -53,10 +57,20 @@ kmake() {
 	kbuild "$tree" "$out" "$@"
 }
 
+# frag_names: the fragments, relative to the tree or the repository.
+frag_names() {
+	local f names=()
+	for f in "${frags[@]}"; do
+		f=${f#"$tree"/}
+		names+=("${f#"$LSMCONV_ROOT"/}")
+	done
+	echo "${names[*]}"
+}
+
 # Everything that decides the config: fragments and the tree's Kconfig files.
 stamp=$( (cat "${frags[@]}"; echo "$tree") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.lsmconv-config" 2>/dev/null)" != "$stamp" ]; then
-	progress 1 3 "configuring $name (tinyconfig + ${#frags[@]} fragments)"
+	progress 1 3 "configuring $name (tinyconfig + $(frag_names))"
 	rm -f "$out/.lsmconv-config"
 	kmake tinyconfig >"$log" 2>&1 || die_log "$log" "tinyconfig failed, see $log"
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$log" 2>&1 ||

@@ -142,6 +142,25 @@ ccache_hits() {
 		END { print h + 0, m + 0 }'
 }
 
+# --- the tree's selftest suites ------------------------------------------------
+# The tree's own kselftest suites the full-stack guest runs (boot-variants.sh),
+# as SUITE:TEST: tools/testing/selftests/SUITE when the tree has it (6.1 has
+# no lsm), built into /lsmtest/SUITE.d and run there by the guest test TEST
+# (qemu-boot/guest/tests/TEST; qemu-boot/variants.tsv names the variants).
+LSMCONV_SELFTESTS="landlock:landlock lsm:lsm-selftests"
+
+# selftest_fragments TREE: the config fragment of each of those suites that
+# TREE has (tools/testing/selftests/SUITE/config), one path a line.  Merged
+# after base.config and lsm.config (build-kernel.sh), so that the kernel has
+# what the suites ask for (Landlock's IPv6 and MPTCP cases on 6.12).
+selftest_fragments() {
+	local s f
+	for s in $LSMCONV_SELFTESTS; do
+		f=$1/tools/testing/selftests/${s%%:*}/config
+		if [ -f "$f" ]; then echo "$f"; fi
+	done
+}
+
 # --- reproducible git -------------------------------------------------------
 # Every commit and patch lsmconv writes goes through lsmconv_git: one
 # identity, one date (the date of v21's cover letter, Mon, 9 Mar 2015

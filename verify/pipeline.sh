@@ -20,7 +20,8 @@
 #   4 equiv     per major, the baseline kernel (security=X) and the converted
 #               kernel (lsm=capability,yama,X) run the behaviour suite with
 #               the real policies; compare.sh must find no difference
-#   5 stack     the final tree with base.config + lsm.config boots each stack
+#   5 stack     the final tree with base.config + lsm.config + the tree's
+#               selftest fragments (as the distro kernel lsm) boots each stack
 #               of qemu-boot/variants.tsv and passes the suite and the tree's
 #               Landlock selftests
 #
@@ -435,8 +436,12 @@ step_equiv() {
 step_stack() {
 	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v h0 m0 h1 m1
 	converted_tree 5 "the baseline has no stacking to prove" || return 0
-	if ! configure "$o" true "$R/qemu-boot/config/base.config" "$R/qemu-boot/config/lsm.config"; then
-		record 5 fail "lsm.config does not fit the converted tree: $(head -3 "$o/lost-options" 2>/dev/null | paste -sd';' -)"
+	# The fragments of the distro kernel lsm (build-kernel.sh's default), so
+	# that ccache serves this build from it.
+	local frags=("$R/qemu-boot/config/base.config" "$R/qemu-boot/config/lsm.config")
+	mapfile -t -O ${#frags[@]} frags < <(selftest_fragments "$tree")
+	if ! configure "$o" true "${frags[@]}"; then
+		record 5 fail "lsm.config or a selftest fragment does not fit the converted tree: $(head -3 "$o/lost-options" 2>/dev/null | paste -sd';' -)"
 		return
 	fi
 	read -r h0 m0 < <(ccache_hits)
