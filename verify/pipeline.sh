@@ -469,7 +469,7 @@ step_stack() {
 		vname=${s%%=*}
 		v=$(cat "$out/traces/stack/$vname.verdict" 2>/dev/null || echo "verdict=none")
 		case $v in verdict=pass*) ;; *) bad+=("$vname: ${v%% log=*}") ;; esac
-		tot=$("$R/qemu-boot/landlock-totals.sh" "$out/traces/stack/$vname.log.tap" 2>/dev/null) ||
+		tot=$("$R/qemu-boot/selftest-totals.sh" "$out/traces/stack/$vname.log.tap" 2>/dev/null) ||
 			bad+=("$vname: landlock $tot")
 		note "- stack $vname (lsm=${s#*=lsm=}): ${v%% log=*}; Landlock selftests $tot"
 	done

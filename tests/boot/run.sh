@@ -103,7 +103,7 @@ tap_check "under lockdown (no ioperm) the status still comes back, over the seri
 
 boot landlock-off --append "lsm=selinux lsmtest=landlock"
 tap_check "the Landlock totals check fails when Landlock is not active" \
-	not qemu-boot/landlock-totals.sh "$out/landlock-off.log.tap"
+	not qemu-boot/selftest-totals.sh "$out/landlock-off.log.tap"
 
 boot badinit --append "rdinit=/bin/false"
 tap_check "an init that exits gives verdict=panic quoting the panic line (exit 2)" \

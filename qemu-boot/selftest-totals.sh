@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Add up the kselftest "Totals:" lines of a guest TAP file (one per test
 # binary) and judge them: exit 0 only when something passed and nothing
-# failed or errored.  Prints "pass:N fail:N xfail:N skip:N error:N".
+# failed or errored.  Prints "pass:N fail:N xfail:N skip:N error:N binaries:N".
+# For one suite of a guest that ran several, give it the suite's part
+# (boot-variants.sh cuts it out of the guest's TAP).
 #
-# usage: landlock-totals.sh TAPFILE
+# usage: selftest-totals.sh TAPFILE
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: ${0##*/} TAPFILE" >&2; exit 2; }
 [ -f "$1" ] || { echo "${0##*/}: $1: no such file" >&2; exit 2; }
