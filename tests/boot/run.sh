@@ -36,6 +36,21 @@ if [ "$bvrc" -ne 0 ]; then
 	tap_tail "$bvlog"
 fi
 
+# Every selftest suite of scripts/lib.sh (LSMCONV_SELFTESTS) has its line on
+# the full-stack variant, with totals; a suite the tree lacks (6.1 has no
+# selftests/lsm) is a skip naming the missing directory, never left out.
+read -ra suites < <(sed -n 's/^LSMCONV_SELFTESTS="\(.*\)"$/\1/p' scripts/lib.sh)
+for st in "${suites[@]}"; do
+	suite=${st%%:*}
+	if [ -d "$tree/tools/testing/selftests/$suite" ]; then
+		tap_check "boot-variants.sh reports the $suite selftests on selinux with totals" \
+			grep -qE "^(not )?ok [0-9]+ - $suite selftests on selinux \(pass:[0-9]+ " "$bvlog"
+	else
+		tap_check "boot-variants.sh reports the $suite selftests as a skip: the tree has none" \
+			grep -qE "^ok [0-9]+ - $suite selftests on selinux # SKIP .* has no tools/testing/selftests/$suite$" "$bvlog"
+	fi
+done
+
 bz=build/kernels/lsm/arch/x86/boot/bzImage
 initrd=build/boot/lsm/initramfs.cpio.gz
 out=build/boot/harness
