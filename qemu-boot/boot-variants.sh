@@ -84,14 +84,14 @@ done
 "$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$initrd" "${adds[@]}" >/dev/null
 echo "# accelerator: $("$LSMCONV_ROOT/qemu-boot/probe-kvm.sh" --kernel "$bz" --initrd "$initrd")"
 
-n=0
+n=0 v=0
 mapfile -t rows < <(grep -v '^#' "$variants" | grep -v '^\s*$')
 echo "TAP version 13"
 for row in "${rows[@]}"; do
 	IFS=$'\t' read -r vname lsm want tests <<<"$row"
-	n=$((n + 1))
+	n=$((n + 1)) v=$((v + 1))
 	log=$boot/$vname.log
-	progress "$n" "${#rows[@]}" "booting $name with lsm=$lsm" >&2
+	progress "$v" "${#rows[@]}" "booting $name with lsm=$lsm" >&2
 	start=$(date +%s.%N)
 	verdict=$("$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bz" --initrd "$initrd" --log "$log" \
 		--append "lsm=$lsm lsmtest=$tests lsmtest.lsm=$want") && rc=0 || rc=$?
