@@ -63,6 +63,7 @@ report_suite() {
 	tap_section "$tap" "$test" >"$part"
 	totals=$("$LSMCONV_ROOT/qemu-boot/selftest-totals.sh" "$part") && rc=0 || rc=$?
 	echo "# $suite selftests on $vname: $totals"
+	[ "$rc" -eq 0 ] || grep -a -E "^(not )?ok [0-9]+ - $test( #.*)?$" "$tap" | sed 's/^/# guest test: /' || true
 	grep -a -E '^# +not ok ' "$part" | sed 's/^/# failed: /' || true
 	grep -a -E '^# +(ok|#).*SKIP' "$part" | sed 's/^/# skipped: /' || true
 	if [ "$rc" -eq 0 ]; then
