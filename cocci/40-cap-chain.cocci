@@ -97,29 +97,33 @@ set_mode("context")
 
 @li@
 identifier H, fn;
+position p;
 @@
 
- LSM_HOOK_INIT(H, fn)
+ LSM_HOOK_INIT(H, fn@p)
 
 @script:python@
 h << li.H;
 fn << li.fn;
+p << li.p;
 @@
 
-REG.setdefault(fn, set()).add(h)
+registered(fn, h, p[0])
 
 @oi@
 identifier o, H, fn;
+position p;
 @@
 
- struct security_operations o = { ..., .H = fn, ...};
+ struct security_operations o = { ..., .H = fn@p, ...};
 
 @script:python@
 h << oi.H;
 fn << oi.fn;
+p << oi.p;
 @@
 
-REG.setdefault(fn, set()).add(h)
+registered(fn, h, p[0])
 
 @fp@
 identifier fn;
@@ -250,10 +254,11 @@ position p : script:python() { cap_act(p, "return") };
 - return cf@p(es);
 + return 0;
 
-// A declaration the removal left unused.
+// A declaration the removal left unused (in this file: the function was
+// re-parsed after the removal, so no position of the match names it).
 @depends on patch@
-identifier fn : script:python() { fn in [c[0] for c in CLEAN] };
-identifier rc : script:python() { rc in [c[1] for c in CLEAN] };
+identifier fn : script:python() { fn in clean(1) };
+identifier rc : script:python() { rc in clean(2) };
 type T;
 @@
 

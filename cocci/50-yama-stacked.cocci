@@ -170,8 +170,7 @@ fn << hk.fn;
 p << hk.p;
 @@
 
-if under_yama_ifndef(p[0]):
-    REGGUARD[fn] = h
+guarded(fn, h, p[0])
 
 @gdef@
 identifier fn;
@@ -207,7 +206,7 @@ position p : script:python() { yama_act(p) };
 - if (E) return rc;
 
 @depends on patch@
-identifier fn : script:python() { fn in STATIC };
+identifier fn : script:python() { static_again(fn) };
 type T;
 @@
 
@@ -218,7 +217,7 @@ type T;
 // the #ifdef block, which is a separate path for Coccinelle, so the
 // removal is an `exists` match guarded by an explicit search for uses.
 @yuse depends on patch@
-identifier u : script:python() { u in [c[1] for c in CLEAN] };
+identifier u : script:python() { u in clean(2) };
 position pu;
 @@
 
@@ -231,8 +230,8 @@ pu << yuse.pu;
 used(pu[0])
 
 @depends on patch exists@
-identifier fn : script:python() { fn in [c[0] for c in CLEAN - USED] };
-identifier rc : script:python() { rc in [c[1] for c in CLEAN - USED] };
+identifier fn : script:python() { fn in unused(1) };
+identifier rc : script:python() { rc in unused(2) };
 type T;
 @@
 

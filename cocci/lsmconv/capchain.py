@@ -9,11 +9,11 @@ import re
 from lsmconv import dispatch, rule, source
 from lsmconv.hooks import split_args
 from lsmconv import emit as _emit
-from lsmconv.names import key
+from lsmconv.names import here, key
 
 emit, set_mode = _emit.emit, _emit.set_mode
-__all__ = ["emit", "set_mode", "key", "param_names", "decide", "cap_act",
-           "REG", "PARAMS", "FLINE", "SHAPE", "RC", "COND", "ACT", "CLEAN"]
+__all__ = ["emit", "set_mode", "key", "param_names", "registered", "decide", "cap_act",
+           "clean", "REG", "PARAMS", "FLINE", "SHAPE", "RC", "COND", "ACT", "CLEAN"]
 
 _TABLES = {}
 _STOP = {}
@@ -134,12 +134,14 @@ def only_statement(pos, fline):
     return j >= 0 and rest[j + 1:].lstrip().startswith("}")
 
 
-REG = {}      # function -> set of hooks it is registered for
+# Per file, never by a bare name: one spatch process may convert several
+# files that use the same function name (convert.sh --jobs).
+REG = {}      # (file, function) -> set of hooks it is registered for
 PARAMS = {}   # (file, function) -> parameter names
 FLINE = {}    # (file, function) -> line of the function name
 SHAPE = {}    # call position -> "assign" | "decl" | "return" | "if"
 ACT = {}      # call position -> "assign" | "decl" | "return"
-CLEAN = set() # (function, variable): declarations that may now be unused
+CLEAN = set() # (file, function, variable): declarations that may now be unused
 RC = {}       # call position -> the variable its result went to
 COND = {}     # call position -> the condition of `if (C) return rc;`
 
@@ -171,6 +173,17 @@ def stop_mismatch(hook, pos):
 
 
 
+def registered(fn, hook, pos):
+    """fn is registered for hook (LSM_HOOK_INIT or `.hook = fn`) at pos."""
+    REG.setdefault((pos.file, fn), set()).add(hook)
+
+
+def clean(i):
+    """The functions (i=1) or variables (i=2) of CLEAN in the file being
+    processed."""
+    return here(CLEAN, i)
+
+
 def cap_act(p, what):
     return ACT.get(key(p[0])) == what
 
@@ -179,7 +192,7 @@ def decide(cf, es, pos):
     """A cap_*() call cf(es) at pos: remove the chain (ACT) or say why not."""
     CAPS, CAPFUNCS = tables()
     fn = pos.current_element
-    hooks = REG.get(fn)
+    hooks = REG.get((pos.file, fn))
     # Only capability hook functions count: one the target has (declared in
     # security.h or registered by capability), cap_<hook> for a hook of the
     # target, or cap_<H> for a (legacy) hook H the function is registered for.
@@ -214,7 +227,7 @@ def decide(cf, es, pos):
             emit("capchain", pos, "%s: kept: %s" % (what, stop_mismatch(mine[0], pos)))
         elif shape in ("assign", "decl") and fline and leading(pos, fline):
             ACT[key(pos)] = shape
-            CLEAN.add((fn, RC.get(key(pos))))
+            CLEAN.add((pos.file, fn, RC.get(key(pos))))
             emit("capchain", pos, "%s: removed: the %s hook of capability runs "
                  "first in the target with the same arguments, and its dispatch "
                  "stops after it when %s" % (what, mine[0],

@@ -28,6 +28,7 @@ from . import hooks as H
 from . import items as I
 from . import linemap
 from . import manifest as M
+from . import names
 from . import paths as P
 from . import report as R
 
@@ -62,7 +63,7 @@ MACROS = """#define DEFINE_LSM(lsm) static struct lsm_info __lsm_##lsm
 LEGACY_STRUCT = re.compile(rb"struct[^\S\n]+security_operations[^\S\n]*\{")
 PARSE_WORDS = re.compile(r"security_operations|security_ops|register_security|"
                          r"security_module_enable|security_initcall|secondary_ops")
-SMALL_OUTPUT = re.compile(r"^cocci_small_output-\d+-[0-9a-z]+-(.+)$")
+SMALL_OUTPUT = names.SMALL_OUTPUT
 HEARTBEAT = 30
 
 USAGE = """\
@@ -720,8 +721,9 @@ def _diff(cmd, env):
 
 def make_items(w, n, raw, extra, snaps, final, small, parse):
     """The items, in the order the report lists equal lines: the per-file
-    records, the rules' findings (rule order), the last pass's, the
-    unparsable code."""
+    records, the rules' findings (rule order; each rule's in file order,
+    then line, whatever order spatch's --jobs workers printed them in), the
+    last pass's, the unparsable code."""
     mapper = Mapper(w, n, snaps, final, small)
     found = []
 
@@ -733,13 +735,19 @@ def make_items(w, n, raw, extra, snaps, final, small, parse):
             return
         found.append(I.Item(fname, ln, kind, I.hook_of(detail, w.hooks), detail, rule))
 
+    resolved = []
     for k, rule, kind, path, line, detail in raw:
         try:
             num = int(line)
         except ValueError:
             num = 0
         inp, ln = mapper.resolve(k, path, num)
-        add(inp.orig if inp else path, ln, kind, detail, rule)
+        resolved.append((k, inp.orig if inp else path, ln, kind, detail, rule))
+    # stable: a file's findings at one line keep the order its (one) worker
+    # printed them in
+    resolved.sort(key=lambda r: (r[0], os.fsencode(r[1]), r[2]))
+    for _k, fname, ln, kind, detail, rule in resolved:
+        add(fname, ln, kind, detail, rule)
     # the last pass gives lines of the result
     for inp, kind, ln, detail in extra:
         add(inp.orig, ln, kind, detail, "driver")

@@ -7,12 +7,12 @@ import re
 
 from lsmconv import rule, source
 from lsmconv import emit as _emit
-from lsmconv.names import key
+from lsmconv.names import here, key, unit
 
 emit, set_mode = _emit.emit, _emit.set_mode
-__all__ = ["emit", "set_mode", "key", "under_yama_ifndef", "yama_call", "definition",
-           "yama_act", "used", "REGGUARD", "DISPATCH", "SHAPE", "CLEAN", "USED",
-           "STATIC"]
+__all__ = ["emit", "set_mode", "key", "under_yama_ifndef", "guarded", "yama_call",
+           "definition", "static_again", "yama_act", "used", "clean", "unused", "REGGUARD",
+           "DISPATCH", "SHAPE", "CLEAN", "USED", "STATIC"]
 
 _PROTOS = []
 
@@ -105,15 +105,39 @@ def is_static(pos):
     return re.search(r"\bstatic\b", head) is not None
 
 
-REGGUARD = {}     # function -> hook, registered in a list under #ifndef ..STACKED
-NONSTATIC = {}    # function -> position of its non-static definition
-STATIC = set()    # functions to make static again
+# Per file, never by a bare name: one spatch process may convert several
+# files that use the same function name (convert.sh --jobs).
+REGGUARD = {}     # (file, function) -> hook, registered in a list under #ifndef ..STACKED
+STATIC = set()    # (file, function): to make static again
 
 DISPATCH = set()  # (file, function, hook)
 SHAPE = {}        # yama call position -> "stmt" | "assign"
 ACT = set()       # yama call positions to remove
-CLEAN = set()     # (function, variable) whose declaration may now be unused
-USED = set()      # (function, variable) of CLEAN still used
+CLEAN = set()     # (file, function, variable) whose declaration may now be unused
+USED = set()      # (file, function, variable) of CLEAN still used
+
+
+def guarded(fn, hook, pos):
+    """LSM_HOOK_INIT(hook, fn) at pos: note it when under #ifndef ..STACKED."""
+    if under_yama_ifndef(pos):
+        REGGUARD[(pos.file, fn)] = hook
+
+
+def static_again(fn):
+    """Is fn to be made static again in the file being processed?"""
+    return fn in here(STATIC, 1)
+
+
+def clean(i):
+    """The functions (i=1) or variables (i=2) of CLEAN in the file being
+    processed."""
+    return here(CLEAN, i)
+
+
+def unused(i):
+    """The functions (i=1) or variables (i=2) of CLEAN less USED in the file
+    being processed."""
+    return here(CLEAN - USED, i)
 
 
 def yama_act(p):
@@ -122,7 +146,6 @@ def yama_act(p):
 
 def yama_call(y, pos):
     """A yama_H() call at pos: remove it (ACT) or report why not."""
-    h = y[len("yama_"):]
     h = y[len("yama_"):]
     if (pos.file, pos.current_element, h) in DISPATCH:
         shape = SHAPE.get(key(pos))
@@ -137,7 +160,7 @@ def yama_call(y, pos):
         else:
             ACT.add(key(pos))
             if shape != "stmt":
-                CLEAN.add((pos.current_element, shape[1]))
+                CLEAN.add((pos.file, pos.current_element, shape[1]))
             emit("special", pos, "%s() in %s: Yama ad hoc stacking removed "
                  "(CONFIG_SECURITY_YAMA_STACKED): Yama registers its own %s hook "
                  "in the target" % (y, pos.current_element, h))
@@ -145,15 +168,15 @@ def yama_call(y, pos):
 
 def definition(fn, pos):
     """The definition of fn at pos: static again (STATIC) or report why not."""
-    if fn in REGGUARD and not is_static(pos):
-        h = REGGUARD[fn]
+    if (pos.file, fn) in REGGUARD and not is_static(pos):
+        h = REGGUARD[(pos.file, fn)]
         if fn in protos()[1]:
             emit("todo", pos, "%s() (Yama's %s hook) is declared in a header outside "
                  "#ifdef CONFIG_SECURITY_YAMA_STACKED: it may have users besides "
                  "security.c's ad hoc stacking; left global, make it static by hand "
                  "if not" % (fn, h))
         else:
-            STATIC.add(fn)
+            STATIC.add((pos.file, fn))
             emit("special", pos, "%s() made static again: registered for %s in the "
                  "hook list, it was global only for security.c's ad hoc stacking "
                  "(CONFIG_SECURITY_YAMA_STACKED)%s" % (fn, h,
@@ -162,8 +185,10 @@ def definition(fn, pos):
 
 def used(pos):
     """A use of an identifier at pos that CLEAN may declare."""
-    # (a constrained identifier cannot be passed to a script: read its name)
+    # (a constrained identifier cannot be passed to a script: read its name;
+    # pos may be in an element spatch re-parsed: unit() is its input file)
     ln = source.lines(pos.file)[int(pos.line) - 1]
     m = re.match(r"\w+", ln[int(pos.column):])
-    if m and (pos.current_element, m.group(0)) in CLEAN:
-        USED.add((pos.current_element, m.group(0)))
+    u = (unit(pos), pos.current_element, m.group(0) if m else None)
+    if u in CLEAN:
+        USED.add(u)

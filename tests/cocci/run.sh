@@ -204,6 +204,40 @@ driver_tests() {
 	"$ROOT/convert.sh" tree "$d/tree" --target "$TARGET" --out "$d/tout2" --allow-partial \
 		>/dev/null 2>&1 || rc=$?
 	check "--allow-partial: exit 0" test "$rc" = 0
+
+	jobs_tests "$d"
+}
+
+# The output does not depend on --jobs: tests/cocci/jobs/fooa.c and foob.c
+# use the same function names in other roles (a hook whose capability chain
+# goes and one whose chain stays, a hook and a helper, a function made
+# static again for CONFIG_SECURITY_YAMA_STACKED and one that stays global);
+# one spatch process for both files must not mix them up.
+jobs_tests() {
+	local d=$1 jd=$HERE/jobs j f rc
+	for j in 1 2; do
+		rc=0
+		"$ROOT/convert.sh" file "$jd/fooa.c" "$jd/foob.c" --target "$TARGET" --jobs "$j" \
+			--out "$d/jobs$j" --report "$d/jobs$j.md" --items "$d/jobs$j.jsonl" \
+			>/dev/null 2>&1 || rc=$?
+		check "--jobs $j: exit 0" test "$rc" = 0
+		for f in fooa.c foob.c; do
+			check "--jobs $j: $f converts to jobs/expected/$f" \
+				cmp -s "$d/jobs$j/$f" "$jd/expected/$f"
+		done
+	done
+	check "--jobs 1 and 2: the same output files" diff -r "$d/jobs1" "$d/jobs2"
+	check "--jobs 1 and 2: the same items" cmp -s "$d/jobs1.jsonl" "$d/jobs2.jsonl"
+	check "--jobs 1 and 2: the same report" cmp -s "$d/jobs1.md" "$d/jobs2.md"
+	check "--jobs: fooa's foo_task_hook chain kept (registered for task_getscheduler only)" \
+		grep -qF "jobs/fooa.c:26: cap_task_setscheduler() in foo_task_hook (registered for task_getscheduler): kept" "$d/jobs1.md"
+	check "--jobs: foob's foo_task_hook chain removed (registered for task_setscheduler only)" \
+		grep -qF "cap_task_setscheduler() in foo_task_hook (registered for task_setscheduler): removed" "$d/jobs1.jsonl"
+	check "--jobs: foob's helper foo_capable has no cap chain item" \
+		test -z "$(grep -F 'jobs/foob.c"' "$d/jobs1.jsonl" | grep -F 'in foo_capable')"
+	check "--jobs: only foob's foo_task_free made static again" \
+		test "$(grep -c 'foo_task_free() made static again' "$d/jobs1.md")" = 1 -a \
+		-n "$(grep -F 'jobs/foob.c:38: foo_task_free() made static again' "$d/jobs1.md")"
 }
 
 number() {
