@@ -79,7 +79,8 @@ options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
          --report FILE   write the Markdown report to FILE (default: stdout)
          --items FILE    write the items (one JSON object a line) to FILE
          --allow-partial exit 0 even when something was left for a human
-         --jobs N        spatch processes (default 1)
+         --jobs N        spatch processes (default: the CPUs this process
+                         may run on)
          --rules LIST    only the rules whose id is in LIST (e.g. 30 or
                          10,11,20); default every rule of cocci/manifest.tsv
          --              end of options: every later argument is a path
@@ -189,7 +190,7 @@ class Options:
     items = None
     allow_partial = False
     force = False
-    jobs = 1
+    jobs = len(os.sched_getaffinity(0))
     rules = None
 
     def __init__(self):
