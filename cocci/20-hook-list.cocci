@@ -126,15 +126,9 @@ o << ops.o;
 f << ent.f;
 e << ent.e;
 pe << ent.pe;
-f2;
-f3;
-g;
 @@
 
-f2, f3, g = entry(o, f, e, pe[0])
-coccinelle.f2 = cocci.make_ident(f2)
-coccinelle.f3 = cocci.make_ident(f3)
-coccinelle.g = cocci.make_ident(g)
+entry(o, f, e, pe[0])
 
 @pos@
 identifier ops.o;
@@ -198,25 +192,25 @@ identifier pnull.d;
  ...};
 
 @depends on patch@
-identifier ops.o;
-expression ent.e;
-identifier chk.f2;
-identifier chk.g;
+identifier ops.o, f;
+expression e;
+position pe : script:python() { converts(pe) };
+fresh identifier g = script:python(pe) { conv_at(pe) };
 @@
 
  struct security_operations o = { ...,
-- .f2 = e,
+- .f = e@pe,
 + g,
  ...};
 
 @depends on patch@
-identifier ops.o;
-expression ent.e;
-identifier chk.f3;
+identifier ops.o, f;
+expression e;
+position pe : script:python() { drops(pe) };
 @@
 
  struct security_operations o = { ...,
-- .f3 = e,
+- .f = e@pe,
  ...};
 
 @depends on patch@

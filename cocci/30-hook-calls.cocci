@@ -225,30 +225,11 @@ p << call.p;
 decide(f, es, p[0])
 
 // ---------------------------------------------------------------------
-// Selection: one environment per hook and action, carrying the IRC (and
-// the fallback); the transformations match again and pick their calls by
-// position (positions cannot be inherited over modifications).
-
-@script:python sel@
-f << call.f;
-p << call.p;
-hf;
-irc;
-cap;
-@@
-
-# No cocci.include_match(False) here: dropping an environment would drop it
-# for every rule that inherits from `call`.  The transformations pick their
-# calls with a position constraint instead.
-irc, fallback = selection(p)
-coccinelle.hf = cocci.make_ident(f)
-coccinelle.irc = cocci.make_expr(irc)
-coccinelle.cap = cocci.make_ident(fallback)
-
-// ---------------------------------------------------------------------
 // Transformations: statement shapes first, then any expression.  The
 // whole call is rewritten, so Coccinelle wraps and aligns the arguments
-// in kernel style.
+// in kernel style.  Each picks its calls by position (the action decided
+// above) and takes the IRC and the fallback from the decision at that
+// position, so one environment serves every call of a file.
 
 @depends on patch@
 symbol security_ops;
@@ -279,11 +260,11 @@ expression list es;
 
 @depends on patch@
 symbol security_ops;
-identifier sel.hf;
+identifier hf;
 position p : script:python() { act_is(p, "int-secid0") };
 expression list es;
 identifier s;
-expression sel.irc;
+fresh identifier irc = script:python(p) { irc_at(p) };
 @@
 
 (
@@ -298,12 +279,12 @@ expression sel.irc;
 
 @depends on patch@
 symbol security_ops;
-identifier sel.hf;
+identifier hf;
 position p : script:python() { act_is(p, "capfall") };
 expression list es;
 expression E;
-expression sel.irc;
-identifier sel.cap;
+fresh identifier irc = script:python(p) { irc_at(p) };
+fresh identifier cap = script:python(p) { fallback_at(p) };
 @@
 
 - E = security_ops->hf@p(es);
@@ -313,10 +294,10 @@ identifier sel.cap;
 
 @depends on patch@
 symbol security_ops;
-identifier sel.hf;
+identifier hf;
 position p : script:python() { act_is(p, "int") };
 expression list es;
-expression sel.irc;
+fresh identifier irc = script:python(p) { irc_at(p) };
 @@
 
 (

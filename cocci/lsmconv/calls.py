@@ -77,11 +77,16 @@ def act_is(p, what):
     return a is not None and a[0] == what
 
 
-def selection(p):
-    """(irc, fallback) the transformations of the call at p[0] need."""
+def irc_at(p):
+    """The IRC the transformation of the call at p[0] writes."""
     a = ACT.get(key(p[0]))
-    return (a[2] if a and a[2] != "-" else "0",
-            a[3] if a and a[3] != "-" else "lsmconv_no_fallback")
+    return a[2] if a and a[2] != "-" else "0"
+
+
+def fallback_at(p):
+    """The capability fallback the call at p[0] gets (capfall only)."""
+    a = ACT.get(key(p[0]))
+    return a[3] if a and a[3] != "-" else "lsmconv_no_fallback"
 
 
 def decide(f, es, pos):

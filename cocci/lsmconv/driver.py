@@ -14,8 +14,10 @@ error (nothing written), 3 failure after writing started (the message names
 what was written), 130/143 interrupted by SIGINT/SIGTERM (nothing written:
 children stopped, temporary files removed, outputs as before).
 """
+import concurrent.futures
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -83,6 +85,8 @@ options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
                          may run on)
          --rules LIST    only the rules whose id is in LIST (e.g. 30 or
                          10,11,20); default every rule of cocci/manifest.tsv
+         --profile FILE  write each step's wall, user and system seconds
+                         (its children's CPU) to FILE, tab-separated
          --              end of options: every later argument is a path
 An option value may not start with '-' (write --out=VALUE or ./-name).
 
@@ -192,6 +196,7 @@ class Options:
     force = False
     jobs = len(os.sched_getaffinity(0))
     rules = None
+    profile = None
 
     def __init__(self):
         self.inputs = []
@@ -214,7 +219,8 @@ def parse_args(argv):
     o.mode = argv[0]
     valued = {"--target": "a directory", "--out": "a directory", "--report": "a file name",
               "--items": "a file name", "--jobs": "a positive number",
-              "--rules": "a comma-separated list of rule ids"}
+              "--rules": "a comma-separated list of rule ids",
+              "--profile": "a file name"}
     i, rest = 1, False
     while i < len(argv):
         a = argv[i]
@@ -395,7 +401,8 @@ def check_outputs(o):
         d = o.out if state != "missing" else _existing_parent(o.out)
         if not os.access(d, os.W_OK | os.X_OK):
             raise Fail("--out %s: cannot write in %s" % (o.out, d))
-    for path, what in ((o.report, "--report"), (o.items, "--items")):
+    for path, what in ((o.report, "--report"), (o.items, "--items"),
+                       (o.profile, "--profile")):
         if path:
             why = fsio.check_output(path, what)
             if why:
@@ -467,43 +474,87 @@ def text_lines(data):
 
 # --- steps -------------------------------------------------------------------
 
+class Profile:
+    """Wall, user and system seconds of each step (the CPU its children
+    used): rows (step, wall, user, sys), written by --profile."""
+
+    def __init__(self):
+        self.rows = []
+
+    def step(self, name):
+        return _Timed(self, name)
+
+    def tsv(self):
+        out = ["step\twall\tuser\tsys"]
+        out += ["%s\t%.2f\t%.2f\t%.2f" % r for r in self.rows]
+        return ("\n".join(out) + "\n").encode()
+
+
+class _Timed:
+    def __init__(self, prof, name):
+        self.prof, self.name = prof, name
+
+    def __enter__(self):
+        self.wall = time.monotonic()
+        self.ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return self
+
+    def __exit__(self, *exc):
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.prof.rows.append((self.name, time.monotonic() - self.wall,
+                               ru.ru_utime - self.ru.ru_utime,
+                               ru.ru_stime - self.ru.ru_stime))
+        return False
+
+
 def check_parse(w):
-    """Where spatch cannot parse a file: [(input, line, relevant)]."""
-    out = []
-    if w.inputs:
-        say("checking that spatch parses %d file(s)" % len(w.inputs))
-    for inp in w.inputs:
-        log = os.path.join(w.dir, "log", "parse.out")
+    """Where spatch cannot parse a file: [(input, line, relevant)].  The
+    files are parsed --jobs at a time, each with its own log."""
+    if not w.inputs:
+        return []
+    say("checking that spatch parses %d file(s)" % len(w.inputs))
+
+    def parse(n_inp):
+        n, inp = n_inp
+        log = os.path.join(w.dir, "log", "parse-%d.out" % n)
         with open(log, "wb") as f:
             run(["spatch", "--macro-file", w.macros, "--parse-c", inp.work], env=w.env,
                 stdout=f, stderr=subprocess.STDOUT, progress="parsing %s" % inp.orig)
         with open(log, "rb") as f:
-            lines = f.read().decode("utf-8", "replace").split("\n")
-        first = None
+            return parse_errors(inp, f.read().decode("utf-8", "replace").split("\n"))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=w.o.jobs) as ex:
+        found = list(ex.map(parse, enumerate(w.inputs)))
+    return [x for x in found if x is not None]
+
+
+def parse_errors(inp, lines):
+    """(inp, line, relevant) from spatch --parse-c's output, or None when
+    it parsed the file completely."""
+    first = None
+    for n, text in enumerate(lines):
+        if text.startswith("parse error"):
+            first = n
+            break
+    if first is None:
+        return None
+    line = 0
+    for text in lines[first:first + 2]:
+        m = re.match(r'^ = File ".*", line ([0-9]*),', text)
+        if m:
+            line = int(m.group(1) or 0)
+            break
+    # every parse error's following line, as grep -A1 gives them
+    if line == 0:
         for n, text in enumerate(lines):
-            if text.startswith("parse error"):
-                first = n
-                break
-        if first is None:
-            continue
-        line = 0
-        for text in lines[first:first + 2]:
-            m = re.match(r'^ = File ".*", line ([0-9]*),', text)
-            if m:
-                line = int(m.group(1) or 0)
-                break
-        # every parse error's following line, as grep -A1 gives them
-        if line == 0:
-            for n, text in enumerate(lines):
-                if text.startswith("parse error") and n + 1 < len(lines):
-                    m = re.match(r'^ = File ".*", line ([0-9]*),', lines[n + 1])
-                    if m:
-                        line = int(m.group(1) or 0)
-                        break
-        relevant = any(re.match(r"^(bad|BAD:!!!!!):", t) and PARSE_WORDS.search(t)
-                       for t in lines)
-        out.append((inp, line, relevant))
-    return out
+            if text.startswith("parse error") and n + 1 < len(lines):
+                m = re.match(r'^ = File ".*", line ([0-9]*),', lines[n + 1])
+                if m:
+                    line = int(m.group(1) or 0)
+                    break
+    relevant = any(re.match(r"^(bad|BAD:!!!!!):", t) and PARSE_WORDS.search(t)
+                   for t in lines)
+    return (inp, line, relevant)
 
 
 def rule_files(o):
@@ -534,7 +585,7 @@ def work_files(top):
     return sorted(out, key=os.fsencode)
 
 
-def run_rules(w):
+def run_rules(w, prof):
     """Run every rule; returns (raw findings, snapshots, small outputs).
     raw: [(k, rule name, kind, path, line, detail)]; snaps[k] is the state
     before rule k (1-based), snaps[n + 1] the state after the last rule;
@@ -573,7 +624,7 @@ def run_rules(w):
                     "--tmp-dir", os.path.join(tmp, "jobs")] + rule_options(r)
         out = os.path.join(w.dir, "log", "%d.out" % k)
         err = os.path.join(w.dir, "log", "%d.err" % k)
-        with open(out, "wb") as fo, open(err, "wb") as fe:
+        with open(out, "wb") as fo, open(err, "wb") as fe, prof.step("rule " + name):
             rc = run(cmd, env=dict(w.env, TMPDIR=tmp), stdout=fo, stderr=fe,
                      progress="[%d/%d] rule %s" % (k, n, name))
         if rc != 0:
@@ -927,8 +978,10 @@ def convert(o):
     outputs = []
     try:
         w = Work(o, inputs)
-        parse = check_parse(w)
-        n, raw, snaps, small = run_rules(w)
+        prof = Profile()
+        with prof.step("parse check"):
+            parse = check_parse(w)
+        n, raw, snaps, small = run_rules(w, prof)
         final, extra = {}, []
         for inp in inputs:
             data = snaps[n + 1][inp.rel]
@@ -947,7 +1000,8 @@ def convert(o):
         if parse:
             say("%s: %d file(s) spatch could not parse completely (see the report)"
                 % (PROG, len(parse)))
-        for path, data in ((o.report, text), (o.items, I.dumps(items).encode())):
+        for path, data in ((o.report, text), (o.items, I.dumps(items).encode()),
+                           (o.profile, prof.tsv())):
             if path:
                 outputs.append(fsio.Output(path, ".lsmconv-tmp.%d" % os.getpid()))
                 try:

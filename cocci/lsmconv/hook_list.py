@@ -8,10 +8,14 @@ import re
 from lsmconv import legacy, rule, source
 from lsmconv import emit as _emit
 from lsmconv.kwrap import wrap
-from lsmconv.names import lsm_ident, lsm_name
+from lsmconv.names import key, lsm_ident, lsm_name
 
 emit, set_mode = _emit.emit, _emit.set_mode
 NULLS = set()
+# designated entries by position (names.key): the LSM_HOOK_INIT text of an
+# entry to convert, and the entries to drop (`.f = NULL`)
+CONV = {}
+DROP = set()
 
 
 def entry_col(path, line, column, field=None):
@@ -104,21 +108,36 @@ def hooks_name(o, n1, n2):
 
 
 def entry(o, f, e, pos):
-    """A designated `.f = e` of ops o at pos: (f2, f3, g) for the
-    transformations: f2 the field to convert (to g), f3 the field to drop."""
-    f2, f3, g = NONE, NONE, NONE
-    if f != "name" and e in ("NULL", "0"):
-        f3 = f
-    elif f != "name":
-        hook = field_hook(pos.file, f)
-        if hook is None:
-            emit("todo", pos, "%s: .%s = %s: field is not a hook of the target "
-                 "tree (vendor or renamed hook); entry left as is" % (o, f, e))
-        else:
-            emit("entry", pos, "%s: LSM_HOOK_INIT(%s, %s)" % (o, hook, e))
-            f2 = f
-            g = hook_init(entry_col(pos.file, pos.line, pos.column, f), hook, e)
-    return f2, f3, g
+    """A designated `.f = e` of ops o at pos: recorded in CONV (convert to
+    LSM_HOOK_INIT) or DROP (a NULL entry), or reported and left."""
+    if f == "name":
+        return
+    if e in ("NULL", "0"):
+        DROP.add(key(pos))
+        return
+    hook = field_hook(pos.file, f)
+    if hook is None:
+        emit("todo", pos, "%s: .%s = %s: field is not a hook of the target "
+             "tree (vendor or renamed hook); entry left as is" % (o, f, e))
+        return
+    emit("entry", pos, "%s: LSM_HOOK_INIT(%s, %s)" % (o, hook, e))
+    CONV[key(pos)] = hook_init(entry_col(pos.file, pos.line, pos.column, f),
+                               hook, e)
+
+
+def converts(p):
+    """The designated entry at p[0] becomes an LSM_HOOK_INIT."""
+    return key(p[0]) in CONV
+
+
+def conv_at(p):
+    """The LSM_HOOK_INIT text of the designated entry at p[0]."""
+    return CONV.get(key(p[0]), NONE)
+
+
+def drops(p):
+    """The designated entry at p[0] (`.f = NULL`) goes."""
+    return key(p[0]) in DROP
 
 
 def positional(o, n, before, e, pos):
