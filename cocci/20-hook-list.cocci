@@ -194,8 +194,8 @@ identifier pnull.d;
 @depends on patch@
 identifier ops.o, f;
 expression e;
-position pe : script:python() { converts(pe) };
-fresh identifier g = script:python(pe) { conv_at(pe) };
+position pe : script:python(o, f, e) { converts(o, f, e) };
+fresh identifier g = script:python(o, f, e) { conv_at(o, f, e) };
 @@
 
  struct security_operations o = { ...,
@@ -206,7 +206,7 @@ fresh identifier g = script:python(pe) { conv_at(pe) };
 @depends on patch@
 identifier ops.o, f;
 expression e;
-position pe : script:python() { drops(pe) };
+position pe : script:python(o, f, e) { drops(o, f, e) };
 @@
 
  struct security_operations o = { ...,

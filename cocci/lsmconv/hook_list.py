@@ -8,12 +8,14 @@ import re
 from lsmconv import legacy, rule, source
 from lsmconv import emit as _emit
 from lsmconv.kwrap import wrap
-from lsmconv.names import key, lsm_ident, lsm_name
+from lsmconv.names import lsm_ident, lsm_name, processing
 
 emit, set_mode = _emit.emit, _emit.set_mode
 NULLS = set()
-# designated entries by position (names.key): the LSM_HOOK_INIT text of an
-# entry to convert, and the entries to drop (`.f = NULL`)
+# designated entries by (file, ops, field, value): the LSM_HOOK_INIT text
+# of an entry to convert, and the entries to drop (`.f = NULL`).  Not by
+# position: an earlier transformation of the same initializer makes spatch
+# re-parse it, and the positions the later rules see are in its copy.
 CONV = {}
 DROP = set()
 
@@ -112,8 +114,9 @@ def entry(o, f, e, pos):
     LSM_HOOK_INIT) or DROP (a NULL entry), or reported and left."""
     if f == "name":
         return
+    k = (pos.file, o, f, _norm(e))
     if e in ("NULL", "0"):
-        DROP.add(key(pos))
+        DROP.add(k)
         return
     hook = field_hook(pos.file, f)
     if hook is None:
@@ -121,23 +124,36 @@ def entry(o, f, e, pos):
              "tree (vendor or renamed hook); entry left as is" % (o, f, e))
         return
     emit("entry", pos, "%s: LSM_HOOK_INIT(%s, %s)" % (o, hook, e))
-    CONV[key(pos)] = hook_init(entry_col(pos.file, pos.line, pos.column, f),
-                               hook, e)
+    CONV[k] = hook_init(entry_col(pos.file, pos.line, pos.column, f), hook, e)
 
 
-def converts(p):
-    """The designated entry at p[0] becomes an LSM_HOOK_INIT."""
-    return key(p[0]) in CONV
+def _norm(e):
+    """An expression as a key: without blanks (a re-parsed copy may space
+    it differently)."""
+    return re.sub(r"\s+", "", str(e))
 
 
-def conv_at(p):
-    """The LSM_HOOK_INIT text of the designated entry at p[0]."""
-    return CONV.get(key(p[0]), NONE)
+def _here(o, f, e):
+    return [(path, o, f, _norm(e)) for path in processing()]
 
 
-def drops(p):
-    """The designated entry at p[0] (`.f = NULL`) goes."""
-    return key(p[0]) in DROP
+def converts(o, f, e):
+    """The entry `.f = e` of ops o in the file being processed becomes an
+    LSM_HOOK_INIT."""
+    return any(k in CONV for k in _here(o, f, e))
+
+
+def conv_at(o, f, e):
+    """The LSM_HOOK_INIT text of that entry."""
+    for k in _here(o, f, e):
+        if k in CONV:
+            return CONV[k]
+    return NONE
+
+
+def drops(o, f, e):
+    """The entry `.f = e` (a NULL) of ops o goes."""
+    return any(k in DROP for k in _here(o, f, e))
 
 
 def positional(o, n, before, e, pos):
