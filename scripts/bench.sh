@@ -14,7 +14,8 @@
 #   boot to verdict        QEMU start to verdict line (harness-pass), 5 runs
 #   other targets          the same cold build and boots on 6.12's tree
 #   initramfs size         base, and with the Landlock selftests
-#   conversion             convert.sh over selinux/smack/tomoyo/apparmor/yama
+#   conversion             convert.sh over selinux/smack/tomoyo/apparmor/yama,
+#                          with each step's wall and user seconds (--profile)
 #                          (when the converter and the baseline exist), and
 #                          over a generated 2 MB legacy module
 #   port                   convert.sh port on one module, and make port's
@@ -149,13 +150,25 @@ bench_targets() {
 }
 ! want targets || bench_targets
 
+# profile_rows FILE: one row per step of a convert.sh --profile file (wall
+# and user seconds; user is the CPU of the step's spatch processes).
+profile_rows() {
+	local step wall user _sys
+	while IFS=$'\t' read -r step wall user _sys; do
+		[ "$step" != step ] || continue
+		row "  ${step%.cocci}, wall / user (s)" "$wall / $user"
+	done <"$1"
+}
+
 bench_convert() {
 	if [ -x ./convert.sh ] && [ -d build/baseline/.git ]; then
 		rm -rf build/bench/converted
 		t=$(now)
 		if ./convert.sh tree build/baseline --out build/bench/converted --report build/bench/report.md \
-			--allow-partial --jobs "$(nproc)" >build/bench/convert.log 2>&1; then
+			--allow-partial --jobs "$(nproc)" --profile build/bench/convert.prof \
+			>build/bench/convert.log 2>&1; then
 			row "convert.sh over the baseline's modules (s)" "$(since "$t")"
+			profile_rows build/bench/convert.prof
 		else
 			row "convert.sh over the baseline's modules" "failed: see build/bench/convert.log"
 		fi
@@ -170,8 +183,10 @@ bench_convert() {
 	rm -rf build/bench/legacy-2mb.out
 	t=$(now)
 	if ./convert.sh file "$big" --target "$tree" --out build/bench/legacy-2mb.out \
-		--report build/bench/legacy-2mb.md >build/bench/legacy-2mb.log 2>&1; then
+		--report build/bench/legacy-2mb.md --profile build/bench/legacy-2mb.prof \
+		>build/bench/legacy-2mb.log 2>&1; then
 		row "convert.sh file, 2 MB generated module (s)" "$(since "$t")"
+		profile_rows build/bench/legacy-2mb.prof
 	else
 		row "convert.sh file, 2 MB generated module" "failed: see build/bench/legacy-2mb.log"
 	fi
