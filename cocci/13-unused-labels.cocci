@@ -50,7 +50,15 @@ set_mode("org")
 set_mode("context")
 
 
-@r@
+// label() looks only at files that register their hooks (the removed
+// register_security() became security_add_hooks()).
+@sah@
+expression list es;
+@@
+
+ security_add_hooks(es)
+
+@r depends on sah@
 identifier L;
 statement S;
 position p;

@@ -125,7 +125,7 @@ p << oi.p;
 
 registered(fn, h, p[0])
 
-@fp@
+@fp depends on li || oi@
 identifier fn;
 parameter list ps;
 position pf;
@@ -145,7 +145,7 @@ FLINE[(pf[0].file, fn)] = pf[0].line
 // ---------------------------------------------------------------------
 // Shapes of the cap_*() calls.
 
-@sa@
+@sa depends on li || oi@
 identifier cf =~ "^cap_";
 identifier rc;
 expression list es;
@@ -166,7 +166,7 @@ SHAPE[key(p[0])] = "assign"
 RC[key(p[0])] = rc
 COND[key(p[0])] = str(c)
 
-@sb@
+@sb depends on li || oi@
 identifier cf =~ "^cap_";
 identifier rc;
 type T;
@@ -188,7 +188,7 @@ SHAPE[key(p[0])] = "decl"
 RC[key(p[0])] = rc
 COND[key(p[0])] = str(c)
 
-@sr@
+@sr depends on li || oi@
 identifier cf =~ "^cap_";
 expression list es;
 position p;
@@ -202,7 +202,7 @@ p << sr.p;
 
 SHAPE[key(p[0])] = "return"
 
-@cc@
+@cc depends on li || oi@
 identifier cf =~ "^cap_";
 expression list es;
 position p;
@@ -221,7 +221,7 @@ decide(cf, es, p[0])
 // ---------------------------------------------------------------------
 // Transformations.
 
-@depends on patch@
+@depends on patch && sa@
 identifier cf, rc;
 expression list es;
 expression C;
@@ -232,7 +232,7 @@ position p : script:python() { cap_act(p, "assign") };
 - if (C) return rc;
 
 // (only the initializer goes, so the blank line after the declaration stays)
-@depends on patch@
+@depends on patch && sb@
 identifier cf, rc;
 type T;
 expression list es;
@@ -245,7 +245,7 @@ position p : script:python() { cap_act(p, "decl") };
   ;
 - if (C) return rc;
 
-@depends on patch@
+@depends on patch && sr@
 identifier cf;
 expression list es;
 position p : script:python() { cap_act(p, "return") };
@@ -256,7 +256,7 @@ position p : script:python() { cap_act(p, "return") };
 
 // A declaration the removal left unused (in this file: the function was
 // re-parsed after the removal, so no position of the match names it).
-@depends on patch@
+@depends on patch && (sa || sb)@
 identifier fn : script:python() { fn in clean(1) };
 identifier rc : script:python() { rc in clean(2) };
 type T;

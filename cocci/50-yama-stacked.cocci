@@ -105,7 +105,7 @@ p << disp.p;
 
 DISPATCH.add((p[0].file, p[0].current_element, h))
 
-@ys@
+@ys depends on disp@
 identifier y =~ "^yama_";
 expression list es;
 position p;
@@ -119,7 +119,7 @@ p << ys.p;
 
 SHAPE[key(p[0])] = "stmt"
 
-@ya@
+@ya depends on disp@
 identifier y =~ "^yama_";
 identifier rc;
 expression list es;
@@ -137,7 +137,7 @@ rc << ya.rc;
 
 SHAPE[key(p[0])] = ("assign", rc)
 
-@yc@
+@yc depends on disp@
 identifier y =~ "^yama_";
 expression list es;
 position p;
@@ -172,8 +172,8 @@ p << hk.p;
 
 guarded(fn, h, p[0])
 
-@gdef@
-identifier fn;
+@gdef depends on hk@
+identifier fn : script:python() { guarded_here(fn) };
 type T;
 position p;
 @@
@@ -187,7 +187,7 @@ p << gdef.p;
 
 definition(fn, p[0])
 
-@depends on patch@
+@depends on patch && ys@
 identifier y;
 expression list es;
 position p : script:python() { yama_act(p) };
@@ -195,7 +195,7 @@ position p : script:python() { yama_act(p) };
 
 - y@p(es);
 
-@depends on patch@
+@depends on patch && ya@
 identifier y, rc;
 expression list es;
 expression E;
@@ -205,7 +205,7 @@ position p : script:python() { yama_act(p) };
 - rc = y@p(es);
 - if (E) return rc;
 
-@depends on patch@
+@depends on patch && gdef@
 identifier fn : script:python() { static_again(fn) };
 type T;
 @@
@@ -216,7 +216,7 @@ type T;
 // A declaration the removal left unused.  The declaration usually sits in
 // the #ifdef block, which is a separate path for Coccinelle, so the
 // removal is an `exists` match guarded by an explicit search for uses.
-@yuse depends on patch@
+@yuse depends on patch && ya@
 identifier u : script:python() { u in clean(2) };
 position pu;
 @@
@@ -229,7 +229,7 @@ pu << yuse.pu;
 
 used(pu[0])
 
-@depends on patch exists@
+@depends on patch && ya exists@
 identifier fn : script:python() { fn in unused(1) };
 identifier rc : script:python() { rc in unused(2) };
 type T;

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reading C source the way the rules need it: cached file text and lines,
-comments stripped with line numbers kept."""
+the preprocessor conditionals around each line, comments stripped with line
+numbers kept."""
 import re
 
 _TEXT = {}
+_LINES = {}
+_FRAMES = {}
 
 
 def text(path, missing=""):
@@ -19,7 +22,32 @@ def text(path, missing=""):
 
 
 def lines(path):
-    return text(path).split("\n")
+    """The file's lines (cached: callers must not change the list)."""
+    if path not in _LINES:
+        _LINES[path] = text(path).split("\n")
+    return _LINES[path]
+
+
+def frames(path, line):
+    """The conditionals enclosing 1-based line `line` (the directives on
+    the lines before it), outermost first: ((directive, in_else), ...) with
+    the stripped `#if...` line and whether an #else/#elif of it came
+    before.  One pass per file, cached."""
+    if path not in _FRAMES:
+        states, st = [], ()
+        for ln in lines(path):
+            states.append(st)
+            d = ln.strip()
+            if re.match(r"#\s*endif\b", d):
+                st = st[:-1]
+            elif re.match(r"#\s*if", d):
+                st = st + ((d, False),)
+            elif re.match(r"#\s*(else|elif)\b", d) and st:
+                st = st[:-1] + ((st[-1][0], True),)
+        _FRAMES[path] = states
+    states = _FRAMES[path]
+    i = int(line) - 1
+    return states[i] if 0 <= i < len(states) else ()
 
 
 def strip_comments(t):

@@ -11,7 +11,7 @@ from lsmconv.names import here, key, unit
 
 emit, set_mode = _emit.emit, _emit.set_mode
 __all__ = ["emit", "set_mode", "key", "under_yama_ifndef", "guarded", "yama_call",
-           "definition", "static_again", "yama_act", "used", "clean", "unused", "REGGUARD",
+           "definition", "guarded_here", "static_again", "yama_act", "used", "clean", "unused", "REGGUARD",
            "DISPATCH", "SHAPE", "CLEAN", "USED", "STATIC"]
 
 _PROTOS = []
@@ -25,45 +25,20 @@ def protos():
 
 
 def in_yama_ifdef(pos):
-    """Is the line of pos directly inside #ifdef CONFIG_SECURITY_YAMA_STACKED?"""
-    lines = source.lines(pos.file)
-    depth = 0
-    for i in range(int(pos.line) - 2, -1, -1):
-        s = lines[i].strip()
-        if re.match(r"#\s*endif\b", s):
-            depth += 1
-        elif re.match(r"#\s*if", s):
-            if depth == 0:
-                return re.match(r"#\s*ifdef\s+CONFIG_SECURITY_YAMA_STACKED\b", s) is not None
-            depth -= 1
-        elif re.match(r"#\s*(else|elif)\b", s) and depth == 0:
-            return False
-    return False
+    """Is the line of pos directly inside #ifdef CONFIG_SECURITY_YAMA_STACKED
+    (its first branch)?"""
+    st = source.frames(pos.file, pos.line)
+    return bool(st) and not st[-1][1] and re.match(
+        r"#\s*ifdef\s+CONFIG_SECURITY_YAMA_STACKED\b", st[-1][0]) is not None
 
 
 def under_yama_ifndef(pos):
     """Is the line of pos inside (at any depth, not in an #else branch)
     #ifndef CONFIG_SECURITY_YAMA_STACKED?"""
-    lines = source.lines(pos.file)
-    depth = 0
-    in_else = set()
-    for i in range(int(pos.line) - 2, -1, -1):
-        s = lines[i].strip()
-        if re.match(r"#\s*endif\b", s):
-            depth += 1
-        elif re.match(r"#\s*(else|elif)\b", s):
-            if depth == 0:
-                in_else.add(depth)
-        elif re.match(r"#\s*if", s):
-            if depth == 0:
-                if (0 not in in_else and
-                        re.match(r"#\s*(ifndef\s+CONFIG_SECURITY_YAMA_STACKED\b|"
-                                 r"if\s+!\s*defined\s*\(?\s*CONFIG_SECURITY_YAMA_STACKED\b)", s)):
-                    return True
-                in_else.discard(0)
-            else:
-                depth -= 1
-    return False
+    return any(not in_else and re.match(
+        r"#\s*(ifndef\s+CONFIG_SECURITY_YAMA_STACKED\b|"
+        r"if\s+!\s*defined\s*\(?\s*CONFIG_SECURITY_YAMA_STACKED\b)", d)
+        for d, in_else in source.frames(pos.file, pos.line))
 
 
 def _stacked_protos():
@@ -121,6 +96,11 @@ def guarded(fn, hook, pos):
     """LSM_HOOK_INIT(hook, fn) at pos: note it when under #ifndef ..STACKED."""
     if under_yama_ifndef(pos):
         REGGUARD[(pos.file, fn)] = hook
+
+
+def guarded_here(fn):
+    """Is fn registered under #ifndef ..STACKED in the file being processed?"""
+    return fn in here(REGGUARD, 1)
 
 
 def static_again(fn):
