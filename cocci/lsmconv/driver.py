@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from . import fsio
@@ -164,19 +165,27 @@ def run(cmd, env=None, stdout=None, stderr=None, progress=None):
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
         raise
-    start = time.monotonic()
+    done = threading.Event()
+    if progress:
+        threading.Thread(target=_heartbeat, args=(progress, done), daemon=True).start()
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        while True:
-            try:
-                return p.wait(timeout=HEARTBEAT)
-            except subprocess.TimeoutExpired:
-                if progress:
-                    say("%s: still running (%d s)" % (progress, time.monotonic() - start))
+        # a blocking wait: Popen.wait(timeout) polls with sleeps of up to
+        # 50 ms, which the driver paid once per child
+        return p.wait()
     finally:
+        done.set()
         if p.returncode is None:
             _stop_children()
         _State.children.discard(p)
+
+
+def _heartbeat(progress, done):
+    """Say that progress is still running every HEARTBEAT seconds until
+    done is set."""
+    start = time.monotonic()
+    while not done.wait(HEARTBEAT):
+        say("%s: still running (%d s)" % (progress, time.monotonic() - start))
 
 
 def say(msg):
