@@ -23,8 +23,7 @@ done
 [ -n "$tree" ] || { echo "usage: ${0##*/} --tree DIR" >&2; exit 2; }
 require_kernel_tree "$tree"
 tree=$(realpath "$tree")
-name=lsm
-[ "$tree" = "$(realpath "$LSMCONV_DISTRO_TREE")" ] || name=$(basename "$tree")-lsm
+name=$(lsm_kernel_name "$tree")
 boot=$LSMCONV_ROOT/build/boot/$name
 mkdir -p "$boot"
 

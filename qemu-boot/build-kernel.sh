@@ -6,6 +6,7 @@
 # is always the way to it.
 #
 # usage: build-kernel.sh --tree DIR --name NAME [--fragment FILE]... [--jobs N]
+#                        [--seed OBJDIR]
 #
 # The config is tinyconfig plus the fragments (default: base + lsm + the
 # config fragment of each selftest suite the guest runs that the tree has,
@@ -13,16 +14,27 @@
 # selftest_fragments).  It is regenerated only when the fragments change.  Every option a fragment sets
 # must survive olddefconfig, else the build stops naming the option: a
 # fragment that silently loses an LSM would make every later check meaningless.
+#
+# --seed OBJDIR: a kernel NAME not built before starts as a copy of OBJDIR, a
+# finished build of the tree TREE was hard-linked from (make port's scratch
+# copy of the distro tree, seeded with the distro's kernel lsm).  Kbuild then
+# rebuilds only what differs: the files the copy replaced (newer mtimes) and
+# the objects that use a CONFIG_ option the new config changed (fixdep's
+# include/config/ dependencies); everything else is the seed's object.  Both
+# object directories must sit directly in their tree (srctree is then "..",
+# so the recorded dependencies are relative); otherwise, or when OBJDIR is
+# not a finished build of a tree sharing TREE's files, the build is cold and
+# says why.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} --tree DIR --name NAME [--fragment FILE]... [--jobs N]" >&2
+	echo "usage: ${0##*/} --tree DIR --name NAME [--fragment FILE]... [--jobs N] [--seed OBJDIR]" >&2
 	exit 2
 }
 
-tree='' name='' jobs=$(nproc)
+tree='' name='' jobs=$(nproc) seed=''
 frags=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -30,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--name) name=${2:?}; shift 2 ;;
 	--fragment) frags+=("$(realpath "${2:?}")"); shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
+	--seed) seed=${2:?}; shift 2 ;;
 	*) usage ;;
 	esac
 done
@@ -46,6 +59,48 @@ done
 
 out=$(kbuild_objdir "$tree" "$name")
 link=$LSMCONV_ROOT/build/kernels/$name
+
+# seed_reason SEED: why SEED cannot start $out ("" when it can).
+seed_reason() {
+	local s=$1 st f
+	if [ ! -f "$s/.config" ] || [ ! -f "$s/arch/x86/boot/bzImage" ]; then
+		echo "$s is not a finished kernel build"
+		return
+	fi
+	st=$(dirname "$s")
+	[ "$(dirname "$out")" = "$tree" ] || { echo "$out is not directly in $tree"; return; }
+	for f in Makefile include/linux/security.h security/security.c; do
+		[ "$tree/$f" -ef "$st/$f" ] || { echo "$tree/$f is not a hard link of $st/$f"; return; }
+	done
+}
+# seed_objtool SEED: every object depends on objtool, a host tool built by
+# tools/'s own make, which records absolute paths: in the copy it would be
+# linked again and everything compiled again.  Build it now from the same
+# sources (hard links of the seed tree's) and give its files the mtime of
+# the seed's objtool, which every seeded object is newer than.
+seed_objtool() {
+	local ot=$1/tools/objtool/objtool
+	[ -f "$ot" ] || return 0
+	if kbuild "$tree" "$out" tools/objtool >"$out/seed-objtool.log" 2>&1; then
+		find "$out/tools/objtool" -type f -newer "$ot" -exec touch -r "$ot" {} +
+	else
+		warn "objtool did not build in the seeded $out (see $out/seed-objtool.log): every object is compiled again"
+	fi
+}
+if [ -n "$seed" ] && [ ! -e "$out" ]; then
+	seed=$(realpath -m -- "$seed")
+	why=$(seed_reason "$seed")
+	if [ -z "$why" ]; then
+		progress 0 3 "seeding $name with the objects of $seed"
+		rm -rf "$out.seeding"
+		cp -a --reflink=auto "$seed" "$out.seeding"
+		rm -f "$out.seeding/.lsmconv-config"
+		mv "$out.seeding" "$out"
+		seed_objtool "$seed"
+	else
+		progress 0 3 "not seeding $name (cold build): $why"
+	fi
+fi
 mkdir -p "$out" "${link%/*}"
 if [ "$out" != "$link" ]; then
 	# build/kernels/NAME: a real directory there is an older build of ours.
@@ -76,14 +131,20 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.lsmconv-config" 2>/dev/null)" != "
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$log" 2>&1 ||
 		die_log "$log" "merge_config failed, see $log"
 	kmake olddefconfig >>"$log" 2>&1 || die_log "$log" "olddefconfig failed, see $log"
+	# A later fragment overrides an earlier one (merge_config.sh): only the
+	# last setting of each option must be in .config.
 	missing=0
+	declare -A want=() from=()
 	for f in "${frags[@]}"; do
 		while IFS= read -r line; do
-			if ! grep -qxF "$line" "$out/.config"; then
-				echo "${0##*/}: $f: '$line' did not survive olddefconfig (unmet dependency?)" >&2
-				missing=$((missing + 1))
-			fi
+			want[${line%%=*}]=$line from[${line%%=*}]=$f
 		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$f")
+	done
+	for opt in "${!want[@]}"; do
+		if ! grep -qxF "${want[$opt]}" "$out/.config"; then
+			echo "${0##*/}: ${from[$opt]}: '${want[$opt]}' did not survive olddefconfig (unmet dependency?)" >&2
+			missing=$((missing + 1))
+		fi
 	done
 	[ "$missing" -eq 0 ] || die "$missing fragment option(s) lost; fix the fragment"
 	echo "$stamp" >"$out/.lsmconv-config"

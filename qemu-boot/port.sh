@@ -16,8 +16,9 @@
 #
 # Steps: convert (convert.sh port, or convert.sh file while the tree has no
 # port mode) -> scratch copy of TREE with security/NAME/, Kconfig, Makefile
-# and CONFIG_LSM -> build (qemu-boot/build-kernel.sh; compile errors are
-# attributed to the report's todos) -> boot with lsm=capability,NAME...
+# and CONFIG_LSM -> build (qemu-boot/build-kernel.sh: the target's kernel
+# lsm plus the modules, started from lsm's objects when it is built; compile
+# errors are attributed to the report's todos) -> boot with lsm=capability,NAME...
 # (qemu-boot/run.sh), /sys/kernel/security/lsm must list every NAME, the
 # guest tests must pass -> equivalence: the legacy sources built into a
 # scratch copy of the baseline, booted with security=NAME, the same tests,
@@ -279,10 +280,27 @@ fragment() {
 	} | replace "$f"
 }
 
-# build TREE KNAME FRAGMENT: prints the bzImage path; 1 on a build failure.
+# build TREE KNAME FRAGMENT: the baseline kernel (base.config + FRAGMENT);
+# prints the bzImage path; 1 on a build failure.
 build() {
 	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" \
 		--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config" --fragment "$3"
+}
+
+# build_target TREE KNAME FRAGMENT: the target kernel is the distro's kernel
+# lsm (build-kernel.sh's fragments: base, lsm, the selftests') plus FRAGMENT,
+# so the ported modules boot beside every LSM the distro config has.  A new
+# one starts from the objects of the target's lsm kernel when that is built
+# (make kernel, make boot): only security/ and what the config delta touches
+# is compiled again (build-kernel.sh --seed).
+build_target() {
+	local frags=(--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config"
+		--fragment "$LSMCONV_ROOT/qemu-boot/config/lsm.config") f seed
+	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(selftest_fragments "$1")
+	seed=$(kbuild_objdir "$target" "$(lsm_kernel_name "$target")")
+	[ -d "$seed" ] || seed=''
+	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" "${frags[@]}" \
+		--fragment "$3" ${seed:+--seed "$seed"}
 }
 
 # --- 2. into the target tree -------------------------------------------------
@@ -309,9 +327,9 @@ order=$(IFS=,; echo "${names[*]}")
 fragment "$work/target.config" "$order" "${names[@]}"
 
 # --- 3. build ------------------------------------------------------------------
-progress 3 $STEPS "building $kbase-target (build-kernel.sh; a cold build takes 5-15 min)"
+progress 3 $STEPS "building $kbase-target (build-kernel.sh; a cold build takes 5-15 min, one seeded with the lsm kernel 1-3 min)"
 t0=$(date +%s)
-if ! bz=$(build "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
+if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
 	echo "  build failed after $(($(date +%s) - t0)) s; attributing the errors to the report's todos" >&2
 	bad=0
 	rm -f "$work"/*/attribution.tsv

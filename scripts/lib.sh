@@ -112,6 +112,18 @@ kbuild_objdir() {
 	esac
 }
 
+# lsm_kernel_name TREE: the name of TREE's kernel with every LSM (base,
+# lsm and the selftests' fragments: make kernel, make boot): lsm for this
+# run's distro tree, else DIRNAME-lsm, so that build/kernels/lsm is always the
+# chosen target's.  make port starts its kernels from this one (--seed).
+lsm_kernel_name() {
+	if [ "$(realpath -m -- "$1")" = "$(realpath -m -- "$LSMCONV_DISTRO_TREE")" ]; then
+		echo lsm
+	else
+		basename -- "$(realpath -m -- "$1")"-lsm
+	fi
+}
+
 # tree_copy_skips NAME: true for a top-level entry of a tree that a copy of
 # the tree leaves out (.git, the object directories above).
 tree_copy_skips() {

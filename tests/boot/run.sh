@@ -17,39 +17,55 @@ if [ ! -d "$tree/.git" ]; then
 	exit
 fi
 
-# Stack variants: re-emit boot-variants.sh's TAP under our numbering; all
-# it prints (progress, the build steps' errors) is kept in $bvlog, and its
-# tail goes into the diagnostics when it fails.
-mkdir -p build/boot
-bvlog=build/boot/boot-variants.log
-bvrc=0
-qemu-boot/boot-variants.sh --tree "$tree" >"$bvlog" 2>&1 || bvrc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "[0-9]*) tap_ok "${line#ok * - }" ;;
-	"not ok "[0-9]*) tap_not_ok "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$bvlog"
-if [ "$bvrc" -ne 0 ]; then
-	tap_not_ok "boot-variants.sh exits 0 (exit $bvrc)"
-	tap_tail "$bvlog"
-fi
-
-# Every selftest suite of scripts/lib.sh (LSMCONV_SELFTESTS) has its line on
-# the full-stack variant, with totals; a suite the tree lacks (6.1 has no
+# variants TREE LABEL: boot-variants.sh on TREE; its TAP re-emitted under our
+# numbering (LABEL before each description); all it prints (progress, the
+# build steps' errors) is kept in build/boot/LABEL-boot-variants.log, and
+# its tail goes into the diagnostics when it fails.  Then every selftest
+# suite of scripts/lib.sh (LSMCONV_SELFTESTS) has its line on the
+# full-stack variant, with totals; a suite the tree lacks (6.1 has no
 # selftests/lsm) is a skip naming the missing directory, never left out.
-read -ra suites < <(sed -n 's/^LSMCONV_SELFTESTS="\(.*\)"$/\1/p' scripts/lib.sh)
-for st in "${suites[@]}"; do
-	suite=${st%%:*}
-	if [ -d "$tree/tools/testing/selftests/$suite" ]; then
-		tap_check "boot-variants.sh reports the $suite selftests on selinux with totals" \
-			grep -qE "^(not )?ok [0-9]+ - $suite selftests on selinux \(pass:[0-9]+ " "$bvlog"
+variants() {
+	local vtree=$1 label=$2 line rc=0 st suite suites
+	bvlog=build/boot/$label-boot-variants.log
+	qemu-boot/boot-variants.sh --tree "$vtree" >"$bvlog" 2>&1 || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "[0-9]*) tap_ok "$label: ${line#ok * - }" ;;
+		"not ok "[0-9]*) tap_not_ok "$label: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$bvlog"
+	if [ "$rc" -ne 0 ]; then
+		tap_not_ok "$label: boot-variants.sh exits 0 (exit $rc)"
+		tap_tail "$bvlog"
+	fi
+	read -ra suites < <(sed -n 's/^LSMCONV_SELFTESTS="\(.*\)"$/\1/p' scripts/lib.sh)
+	for st in "${suites[@]}"; do
+		suite=${st%%:*}
+		if [ -d "$vtree/tools/testing/selftests/$suite" ]; then
+			tap_check "$label: boot-variants.sh reports the $suite selftests on selinux with totals" \
+				grep -qE "^(not )?ok [0-9]+ - $suite selftests on selinux \(pass:[0-9]+ " "$bvlog"
+		else
+			tap_check "$label: boot-variants.sh reports the $suite selftests as a skip: the tree has none" \
+				grep -qE "^ok [0-9]+ - $suite selftests on selinux # SKIP .* has no tools/testing/selftests/$suite$" "$bvlog"
+		fi
+	done
+}
+mkdir -p build/boot
+variants "$tree" "$(basename "$tree")"
+# Every other distro target whose tree is unpacked (make check unpacks them):
+# its stacks and its own selftest suites on the full stack (6.12: Landlock's
+# and selftests/lsm).  tests/port-boot's kernel on that target starts from
+# this one (build-kernel.sh --seed).
+for tv in $LSMCONV_OTHER_TARGETS; do
+	tt=$(distro_tree "$tv")
+	if [ -d "$tt/.git" ]; then
+		variants "$tt" "$(basename "$tt")"
 	else
-		tap_check "boot-variants.sh reports the $suite selftests as a skip: the tree has none" \
-			grep -qE "^ok [0-9]+ - $suite selftests on selinux # SKIP .* has no tools/testing/selftests/$suite$" "$bvlog"
+		tap_skip "the stacks and selftests of $tv" "no $tv tree ($tt: make tree TARGET=$tv)"
 	fi
 done
+bvlog=build/boot/$(basename "$tree")-boot-variants.log
 
 bz=build/kernels/lsm/arch/x86/boot/bzImage
 initrd=build/boot/lsm/initramfs.cpio.gz

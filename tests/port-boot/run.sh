@@ -17,7 +17,9 @@
 #    there (old hook signatures);
 #  - mutation: LSM_HOOK_INIT(ptrace_access_check, ...) dropped from the
 #    port: the equivalence names the cases that changed;
-#  - on every other distro target (6.12) whose tree is unpacked (make tree TARGET=6.12): the finished ports.
+#  - on every other distro target (6.12; make check unpacks its tree): the finished ports;
+#  - on each target, the port's kernel starts from the objects of the target's
+#    kernel lsm (tests/boot builds it; build-kernel.sh --seed).
 # Kernel builds: build/kernels/port-boot-test-{target,baseline}, incremental.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -151,10 +153,33 @@ done
 specs=()
 for m in "${mods[@]}"; do specs+=("$M/$m"); done
 
+# The target kernel of a make port run starts from the objects of the
+# target's kernel lsm when tests/boot built it (build-kernel.sh --seed): the
+# object directory of an earlier run is removed first, so that every run
+# shows it.  lsm_objdir TREE: that kernel's object directory.
+lsm_objdir() {
+	bash -c '. scripts/lib.sh && kbuild_objdir "$1" "$(lsm_kernel_name "$1")"' _ "$1"
+}
+fresh_target_kernel() {	# fresh_target_kernel WORK
+	rm -rf "$1/target-tree/$LSMCONV_OBJ_PREFIX$(basename "$1")-target"
+}
+# check_seeded DESC WORK TREE LOG: LOG says the kernel was seeded from TREE's lsm.
+check_seeded() {
+	local lo
+	lo=$(lsm_objdir "$3")
+	if [ ! -f "$lo/arch/x86/boot/bzImage" ]; then
+		tap_skip "$1" "no kernel lsm of $3 ($lo: tests/boot builds it)"
+		return
+	fi
+	tap_check "$1" grep -qF "seeding $(basename "$2")-target with the objects of $lo" "$4"
+}
+
 # --- raw tool output into 6.1: attribution of the real compile errors ------------
 log=$work/raw.out
 rc=0
+fresh_target_kernel "$work"
 nice -n 10 qemu-boot/port.sh --work "$work" --baseline none "${specs[@]}" >"$log" 2>&1 || rc=$?
+check_seeded "raw tool output: the target kernel starts from the objects of the distro kernel lsm" "$work" "$tree" "$log"
 tap_check "raw tool output: the build of the unfinished port fails (exit 1)" test $rc = 1
 tap_check "raw tool output: the failure is the build, with errors attributed" \
 	grep -q 'error(s) named by a todo' "$log"
@@ -212,10 +237,24 @@ for tv in $LSMCONV_OTHER_TARGETS; do
 	fi
 	tlog=$work-$tv.out
 	rc=0
+	fresh_target_kernel "$work-$tv"
 	nice -n 10 qemu-boot/port.sh --target "$tt" --work "$work-$tv" --baseline none --finished \
 		"${specs[@]}" >"$tlog" 2>&1 || rc=$?
 	tap_diag "$(grep -E '^\[|built in| verdict=|^build|^boot|port.sh:' "$tlog")"
 	tap_check "$tv: make port --finished passes (exit 0)" test $rc = 0
+	check_seeded "$tv: the target kernel starts from the objects of $tv's kernel lsm" "$work-$tv" "$tt" "$tlog"
+	# Seeded, Kbuild compiles security/ and what CONFIG_LSM touches, not the
+	# kernel (about 1,200 compilations cold; objtool relinked in the copy
+	# would make it all of them).
+	few_compilations() {
+		local n
+		n=$(sed -n 's/.*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p' "$tlog" | tail -n 1)
+		tap_diag "$tv: $n compilations in the seeded target build"
+		[ -n "$n" ] && [ "$n" -lt 400 ]
+	}
+	if grep -qF 'seeding ' "$tlog"; then
+		tap_check "$tv: the seeded build compiles fewer than 400 files" few_compilations
+	fi
 	for m in "${mods[@]}"; do
 		tap_check "$tv: $m listed in /sys/kernel/security/lsm" \
 			grep -q "^# listed: $m\$" "$work-$tv/target-boot.log.tap"

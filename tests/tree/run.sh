@@ -89,13 +89,36 @@ rm -rf "$spaced"
 
 # A fragment whose option cannot survive olddefconfig (LoadPin needs BLOCK,
 # which tinyconfig leaves off and this fragment does not turn on).
+# A second fragment overrides the first's CONFIG_LSM (merge_config.sh: the
+# later wins, as make port's fragment does over lsm.config): only the last
+# setting must survive.  --seed with a directory that is no finished build:
+# a cold build, saying why.
 frag=$(mktemp --suffix=.config)
-printf 'CONFIG_SECURITY=y\nCONFIG_SYSFS=y\nCONFIG_MULTIUSER=y\nCONFIG_SECURITY_LOADPIN=y\n' >"$frag"
-out=$(qemu-boot/build-kernel.sh --tree "$tree" --name fragcheck --fragment "$frag" 2>&1) && rc=0 || rc=$?
-tap_diag "$(tail -n 2 <<<"$out")"
+frag2=$(mktemp --suffix=.config)
+printf 'CONFIG_SECURITY=y\nCONFIG_SYSFS=y\nCONFIG_MULTIUSER=y\nCONFIG_SECURITY_LOADPIN=y\nCONFIG_LSM="yama"\n' >"$frag"
+printf 'CONFIG_LSM="capability"\n' >"$frag2"
+rm -rf build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
+out=$(qemu-boot/build-kernel.sh --tree "$tree" --name fragcheck --fragment "$frag" --fragment "$frag2" \
+	--seed "$tree/Documentation" 2>&1) && rc=0 || rc=$?
+tap_diag "$(tail -n 3 <<<"$out")"
 tap_check "a fragment option lost to olddefconfig stops the build, naming it" \
 	failed_saying "CONFIG_SECURITY_LOADPIN=y' did not survive"
-rm -rf "$frag" build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
+not_lost_yama() { ! grep -qF 'CONFIG_LSM="yama"' <<<"$out"; }
+tap_check "an option a later fragment overrides is not reported lost" not_lost_yama
+tap_check "--seed with no finished build there: a cold build, saying why" \
+	grep -qF "not seeding fragcheck (cold build): $tree/Documentation is not a finished kernel build" <<<"$out"
+rm -rf build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
+# --seed with the distro's kernel lsm (built by tests/boot): the new object
+# directory starts as its copy (the build still stops at the lost option).
+lsmobj=$(realpath -m build/kernels/lsm)
+if [ -f "$lsmobj/arch/x86/boot/bzImage" ]; then
+	out=$(qemu-boot/build-kernel.sh --tree "$tree" --name fragcheck --fragment "$frag" --seed build/kernels/lsm 2>&1) && rc=0 || rc=$?
+	seeded() { grep -qF "seeding fragcheck with the objects of $lsmobj" <<<"$out" && [ -f "$tree/.lsmconv-obj-fragcheck/security/security.o" ]; }
+	tap_check "--seed with the lsm kernel of the same tree: the objects are copied" seeded
+else
+	tap_skip "--seed with the lsm kernel of the same tree" "no $lsmobj/arch/x86/boot/bzImage (make kernel)"
+fi
+rm -rf "$frag" "$frag2" build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
 
 out=$(scripts/deps.sh 2>&1)
 tap_check "deps.sh a second time installs nothing" grep -q 'all [0-9]* packages present' <<<"$out"
