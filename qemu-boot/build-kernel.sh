@@ -60,46 +60,8 @@ done
 out=$(kbuild_objdir "$tree" "$name")
 link=$LSMCONV_ROOT/build/kernels/$name
 
-# seed_reason SEED: why SEED cannot start $out ("" when it can).
-seed_reason() {
-	local s=$1 st f
-	if [ ! -f "$s/.config" ] || [ ! -f "$s/arch/x86/boot/bzImage" ]; then
-		echo "$s is not a finished kernel build"
-		return
-	fi
-	st=$(dirname "$s")
-	[ "$(dirname "$out")" = "$tree" ] || { echo "$out is not directly in $tree"; return; }
-	for f in Makefile include/linux/security.h security/security.c; do
-		[ "$tree/$f" -ef "$st/$f" ] || { echo "$tree/$f is not a hard link of $st/$f"; return; }
-	done
-}
-# seed_objtool SEED: every object depends on objtool, a host tool built by
-# tools/'s own make, which records absolute paths: in the copy it would be
-# linked again and everything compiled again.  Build it now from the same
-# sources (hard links of the seed tree's) and give its files the mtime of
-# the seed's objtool, which every seeded object is newer than.
-seed_objtool() {
-	local ot=$1/tools/objtool/objtool
-	[ -f "$ot" ] || return 0
-	if kbuild "$tree" "$out" tools/objtool >"$out/seed-objtool.log" 2>&1; then
-		find "$out/tools/objtool" -type f -newer "$ot" -exec touch -r "$ot" {} +
-	else
-		warn "objtool did not build in the seeded $out (see $out/seed-objtool.log): every object is compiled again"
-	fi
-}
 if [ -n "$seed" ] && [ ! -e "$out" ]; then
-	seed=$(realpath -m -- "$seed")
-	why=$(seed_reason "$seed")
-	if [ -z "$why" ]; then
-		progress 0 3 "seeding $name with the objects of $seed"
-		rm -rf "$out.seeding"
-		cp -a --reflink=auto "$seed" "$out.seeding"
-		rm -f "$out.seeding/.lsmconv-config"
-		mv "$out.seeding" "$out"
-		seed_objtool "$seed"
-	else
-		progress 0 3 "not seeding $name (cold build): $why"
-	fi
+	progress 0 3 "$name: $(kbuild_seed "$tree" "$out" "$seed")"
 fi
 mkdir -p "$out" "${link%/*}"
 if [ "$out" != "$link" ]; then

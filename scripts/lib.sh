@@ -133,6 +133,50 @@ tree_copy_skips() {
 	return 1
 }
 
+# kbuild_seed TREE OUT SEED: start the new object directory OUT of TREE as a
+# copy of SEED, the finished build of a tree whose files TREE shares (a
+# hard-linked copy, or TREE itself), so that Kbuild compiles only what
+# differs: files with newer mtimes, and objects whose recorded
+# include/config/ dependencies a config change touches.  Prints what it did,
+# or why it did not (the build is then cold).  Both object directories must
+# sit directly in their tree (srctree is then "..": relative dependencies).
+# Trap: every object depends on objtool, which tools/' own make builds with
+# absolute paths, so the copy would link it again and compile everything
+# again: objtool is built in OUT at once, from the same sources, and its
+# files get the seed objtool's mtime, which every seeded object is newer than.
+kbuild_seed() {
+	local tree=$1 out=$2 s st f ot
+	s=$(realpath -m -- "$3")
+	st=$(dirname "$s")
+	if [ ! -f "$s/.config" ] || [ ! -f "$s/arch/x86/boot/bzImage" ]; then
+		echo "cold build: $s is not a finished kernel build"
+		return 0
+	fi
+	if [ -e "$out" ] || [ "$(dirname "$out")" != "$tree" ]; then
+		echo "cold build: $out exists, or is not directly in $tree"
+		return 0
+	fi
+	for f in Makefile include/linux/security.h security/security.c; do
+		if [ ! "$tree/$f" -ef "$st/$f" ]; then
+			echo "cold build: $tree/$f is not $st/$f (not a hard-linked copy)"
+			return 0
+		fi
+	done
+	rm -rf "$out.seeding"
+	cp -a --reflink=auto "$s" "$out.seeding"
+	rm -f "$out.seeding/.lsmconv-config"
+	mv "$out.seeding" "$out"
+	ot=$s/tools/objtool/objtool
+	if [ -f "$ot" ]; then
+		if kbuild "$tree" "$out" tools/objtool >"$out/seed-objtool.log" 2>&1; then
+			find "$out/tools/objtool" -type f -newer "$ot" -exec touch -r "$ot" {} +
+		else
+			warn "objtool did not build in the seeded $out (see $out/seed-objtool.log): every object is compiled again"
+		fi
+	fi
+	echo "starts from the objects of $s"
+}
+
 # kbuild TREE OBJDIR ARGS...: make in TREE for x86_64 with O=OBJDIR and
 # $LSMCONV_CC.
 kbuild() {

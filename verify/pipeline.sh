@@ -436,6 +436,13 @@ step_equiv() {
 step_stack() {
 	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v h0 m0 h1 m1
 	converted_tree 5 "the baseline has no stacking to prove" || return 0
+	# A first stack build starts from step 2's objects of this tree (its last
+	# build is the final commit): Kbuild compiles what the config change
+	# touches (kbuild_seed, scripts/lib.sh).
+	if [ ! -e "$o" ]; then
+		note "- stack build: $(kbuild_seed "$tree" "$o" "$tree/${LSMCONV_OBJ_PREFIX}bisect")"
+		rm -rf "$o/lost-options" "$o/done"
+	fi
 	# The fragments of the distro kernel lsm (build-kernel.sh's default), so
 	# that ccache serves this build from it.
 	local frags=("$R/qemu-boot/config/base.config" "$R/qemu-boot/config/lsm.config")

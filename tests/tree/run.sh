@@ -106,14 +106,14 @@ tap_check "a fragment option lost to olddefconfig stops the build, naming it" \
 not_lost_yama() { ! grep -qF 'CONFIG_LSM="yama"' <<<"$out"; }
 tap_check "an option a later fragment overrides is not reported lost" not_lost_yama
 tap_check "--seed with no finished build there: a cold build, saying why" \
-	grep -qF "not seeding fragcheck (cold build): $tree/Documentation is not a finished kernel build" <<<"$out"
+	grep -qF "fragcheck: cold build: $tree/Documentation is not a finished kernel build" <<<"$out"
 rm -rf build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
 # --seed with the distro's kernel lsm (built by tests/boot): the new object
 # directory starts as its copy (the build still stops at the lost option).
 lsmobj=$(realpath -m build/kernels/lsm)
 if [ -f "$lsmobj/arch/x86/boot/bzImage" ]; then
 	out=$(qemu-boot/build-kernel.sh --tree "$tree" --name fragcheck --fragment "$frag" --seed build/kernels/lsm 2>&1) && rc=0 || rc=$?
-	seeded() { grep -qF "seeding fragcheck with the objects of $lsmobj" <<<"$out" && [ -f "$tree/.lsmconv-obj-fragcheck/security/security.o" ]; }
+	seeded() { grep -qF "fragcheck: starts from the objects of $lsmobj" <<<"$out" && [ -f "$tree/.lsmconv-obj-fragcheck/security/security.o" ]; }
 	tap_check "--seed with the lsm kernel of the same tree: the objects are copied" seeded
 else
 	tap_skip "--seed with the lsm kernel of the same tree" "no $lsmobj/arch/x86/boot/bzImage (make kernel)"
