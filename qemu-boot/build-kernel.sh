@@ -16,15 +16,9 @@
 # fragment that silently loses an LSM would make every later check meaningless.
 #
 # --seed OBJDIR: a kernel NAME not built before starts as a copy of OBJDIR, a
-# finished build of the tree TREE was hard-linked from (make port's scratch
-# copy of the distro tree, seeded with the distro's kernel lsm).  Kbuild then
-# rebuilds only what differs: the files the copy replaced (newer mtimes) and
-# the objects that use a CONFIG_ option the new config changed (fixdep's
-# include/config/ dependencies); everything else is the seed's object.  Both
-# object directories must sit directly in their tree (srctree is then "..",
-# so the recorded dependencies are relative); otherwise, or when OBJDIR is
-# not a finished build of a tree sharing TREE's files, the build is cold and
-# says why.
+# finished build of the tree TREE was hard-linked from (make port: the
+# target's kernel lsm), so that Kbuild compiles only what differs
+# (kbuild_seed, scripts/lib.sh); otherwise the build is cold and says why.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
