@@ -19,7 +19,8 @@
 #                          (when the converter and the baseline exist), and
 #                          over a generated 2 MB legacy module
 #   port                   convert.sh port on one module, and make port's
-#                          whole run (convert, cold build, boot)
+#                          whole run (convert, build: seeded from the lsm
+#                          kernel when the kernel section built it, boot)
 #   series, make verify    convert.sh series, then verify/pipeline.sh on it in
 #                          a fresh work dir, with each step's time
 set -euo pipefail
@@ -196,7 +197,7 @@ bench_convert() {
 bench_port() {
 
 	# Porting one module (issue 13): tests/port-boot's uidopen, the conversion
-	# alone, then make port's whole run on its finished/ port (conversion, a cold
+	# alone, then make port's whole run on its finished/ port (conversion, the
 	# build of the tree with it, boot, the listing and its guest test).
 	mod=tests/port-boot/modules/uidopen
 	rm -rf build/bench/port-convert
@@ -214,6 +215,13 @@ bench_port() {
 	if qemu-boot/port.sh --target "$tree" --baseline none --work build/bench/port-bench --finished "$mod" \
 		>build/bench/port-bench.log 2>&1; then
 		row "make port, one module: convert+build+boot (s)" "$(since "$t")"
+		# Seeded (build-kernel.sh --seed) when the kernel section built lsm.
+		if grep -q 'starts from the objects of' build/bench/port-bench.log; then
+			row "  its kernel: seeded from lsm, compilations" \
+				"$(sed -n 's/.*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p' build/bench/port-bench.log | tail -n 1)"
+		else
+			row "  its kernel" "cold (no lsm kernel to start from)"
+		fi
 	else
 		row "make port, one module" "failed: see build/bench/port-bench.log"
 	fi
