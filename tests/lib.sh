@@ -55,6 +55,21 @@ tap_tail() {
 	fi
 }
 
+# make_baseline: build/baseline, the rewound distro tree (what make baseline
+# makes), when it is missing: make check does not run make baseline, and
+# tests/forward and tests/pipeline need it.  rewind.sh's output is kept in
+# build/test-logs/make-baseline.log; a failure is a diagnostic (the suites
+# then skip, naming the missing baseline).  Run from the repository root.
+make_baseline() {
+	local log=build/test-logs/make-baseline.log
+	[ ! -d build/baseline/.git ] || return 0
+	[ -f "$LSMCONV_DISTRO_TREE/security/security.c" ] && command -v spatch >/dev/null || return 0
+	mkdir -p build/test-logs
+	cocci/rewind/rewind.sh --tree "$LSMCONV_DISTRO_TREE" --out build/baseline \
+		--series build/test-baseline-series >"$log" 2>&1 ||
+		tap_diag "make baseline failed: $(tail -n 2 "$log")"
+}
+
 # tap_done: plan line and exit status.
 tap_done() {
 	echo "1..$TAP_N"

@@ -107,7 +107,8 @@ expect_fail "retire with a module still on the legacy API" 1 security/foo/foo.c:
 cp -r "$cases/legacy" "$work/l3"
 expect_fail "heads before split" 1 "run 'split' first" "$work/l3" heads --tree "$work/l3" --target "$tgt"
 
-# 3. The real rewound baseline.
+# 3. The real rewound baseline (made here when missing, as in make check).
+make_baseline
 base=build/baseline
 distro=$LSMCONV_DISTRO_TREE
 if [ ! -d "$base/.git" ] || [ ! -f "$distro/include/linux/lsm_hook_defs.h" ]; then
