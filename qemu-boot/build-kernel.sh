@@ -44,8 +44,7 @@ if [ -z "$tree" ] || [ -z "$name" ]; then usage; fi
 require_kernel_tree "$tree"
 tree=$(realpath "$tree")
 if [ ${#frags[@]} -eq 0 ]; then
-	frags=("$LSMCONV_ROOT/qemu-boot/config/base.config" "$LSMCONV_ROOT/qemu-boot/config/lsm.config")
-	mapfile -t -O ${#frags[@]} frags < <(selftest_fragments "$tree")
+	mapfile -t frags < <(lsm_fragments "$tree")
 fi
 for f in "${frags[@]}"; do
 	[ -f "$f" ] || die_usage "$f: no such config fragment"

@@ -294,9 +294,8 @@ build() {
 # (make kernel, make boot): only security/ and what the config delta touches
 # is compiled again (build-kernel.sh --seed).
 build_target() {
-	local frags=(--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config"
-		--fragment "$LSMCONV_ROOT/qemu-boot/config/lsm.config") f seed
-	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(selftest_fragments "$1")
+	local frags=() f seed
+	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(lsm_fragments "$1")
 	seed=$(kbuild_objdir "$target" "$(lsm_kernel_name "$target")")
 	[ -d "$seed" ] || seed=''
 	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" "${frags[@]}" \

@@ -217,6 +217,16 @@ selftest_fragments() {
 	done
 }
 
+# lsm_fragments TREE: the config fragments of TREE's kernel with every LSM
+# (lsm_kernel_name), one path a line: base.config, lsm.config, then
+# selftest_fragments.  build-kernel.sh's default; make port's target kernel
+# (plus its own fragment) and make verify's full stack use the same.
+lsm_fragments() {
+	echo "$LSMCONV_ROOT/qemu-boot/config/base.config"
+	echo "$LSMCONV_ROOT/qemu-boot/config/lsm.config"
+	selftest_fragments "$1"
+}
+
 # --- reproducible git -------------------------------------------------------
 # Every commit and patch lsmconv writes goes through lsmconv_git: one
 # identity, one date (the date of v21's cover letter, Mon, 9 Mar 2015

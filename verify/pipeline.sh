@@ -445,8 +445,8 @@ step_stack() {
 	fi
 	# The fragments of the distro kernel lsm (build-kernel.sh's default), so
 	# that ccache serves this build from it.
-	local frags=("$R/qemu-boot/config/base.config" "$R/qemu-boot/config/lsm.config")
-	mapfile -t -O ${#frags[@]} frags < <(selftest_fragments "$tree")
+	local frags
+	mapfile -t frags < <(lsm_fragments "$tree")
 	if ! configure "$o" true "${frags[@]}"; then
 		record 5 fail "lsm.config or a selftest fragment does not fit the converted tree: $(head -3 "$o/lost-options" 2>/dev/null | paste -sd';' -)"
 		return
