@@ -4,33 +4,48 @@
 # The last line is "N passed, N failed, N skipped".
 #
 # usage: tests/run.sh [SUITE...]
+#
+# With no SUITE, the suites of BESIDE run in a second lane, at nice 10, beside
+# the others: they build and boot no kernel and touch nothing in build/ that
+# another suite writes (build/baseline, the kernels, the guest files), they
+# only read the distro trees, which nothing changes during make check.  The
+# kernel builds and the single-threaded QEMU guests of the first lane leave
+# one core idle for long stretches (link steps, configuration, boots); the
+# second lane takes that time instead of adding its own.  Its TAP is printed
+# when the first lane has ended.  LSMCONV_TEST_LANES=1 runs everything in one
+# lane, in order; so does naming suites.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 
-if [ $# -gt 0 ]; then
-	suites=("$@")
-else
-	suites=()
-	for s in tests/*/run.sh; do
-		[ -x "$s" ] && suites+=("$(basename "$(dirname "$s")")")
-	done
-fi
+# The second lane: static suites (no kernel, no build/baseline, no guest;
+# tests/lint checks their run.sh for the shared artifacts).
+BESIDE="cocci coccicheck port"
+logs=build/test-logs
 
-mkdir -p build/test-logs
-passed=0 failed=0 skipped=0 broken=()
-for s in "${suites[@]}"; do
-	script=tests/$s/run.sh
-	if [ ! -x "$script" ]; then
-		echo "not ok - suite $s: $script missing"
-		failed=$((failed + 1))
-		continue
-	fi
-	echo "# suite $s"
+# run_suite SUITE QUIET: the suite's TAP into $logs/SUITE.tap (and stdout
+# unless QUIET), its exit status and seconds into $logs/SUITE.rc.
+run_suite() {
+	local s=$1 quiet=$2 script=tests/$1/run.sh log=$logs/$1.tap start rc
 	start=$(date +%s)
-	log=build/test-logs/$s.tap
-	"$script" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
+	if [ ! -x "$script" ]; then
+		echo "not ok 1 - suite $s: $script missing" >"$log"
+		rc=1
+	elif [ "$quiet" = quiet ]; then
+		"$script" >"$log" 2>&1 </dev/null
+		rc=$?
+	else
+		"$script" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+	fi
+	echo "$rc $(($(date +%s) - start))" >"$logs/$s.rc"
+}
+
+# tally SUITE: add the suite's results up and print its summary line.
+passed=0 failed=0 skipped=0 broken=()
+tally() {
+	local s=$1 log=$logs/$1.tap rc secs p sk f
+	read -r rc secs <"$logs/$s.rc"
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	sk=$(grep -cE '^ok [0-9]+ .*# (SKIP|skip)' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -41,8 +56,68 @@ for s in "${suites[@]}"; do
 	fi
 	[ "$f" -eq 0 ] || broken+=("$s")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + sk))
-	echo "# suite $s: $p passed, $f failed, $sk skipped ($(($(date +%s) - start)) s)"
+	echo "# suite $s: $p passed, $f failed, $sk skipped ($secs s)"
+}
+
+mkdir -p "$logs"
+# The second lane itself (internal): its suites one after the other, quietly.
+if [ "${1:-}" = --lane ]; then
+	shift
+	for s in "$@"; do run_suite "$s" quiet; done
+	exit 0
+fi
+
+if [ $# -gt 0 ]; then
+	suites=("$@")
+else
+	suites=()
+	for s in tests/*/run.sh; do
+		[ -x "$s" ] && suites+=("$(basename "$(dirname "$s")")")
+	done
+fi
+
+beside=() first=()
+for s in "${suites[@]}"; do
+	if [ $# -eq 0 ] && [ "${LSMCONV_TEST_LANES:-2}" != 1 ] && [[ " $BESIDE " == *" $s "* ]]; then
+		beside+=("$s")
+	else
+		first+=("$s")
+	fi
 done
+
+lane=''
+stop_lane() {
+	[ -z "$lane" ] || kill -TERM -- "-$lane" 2>/dev/null
+}
+if [ ${#beside[@]} -gt 0 ]; then
+	for s in "${beside[@]}"; do rm -f "$logs/$s.rc"; done
+	# Its own session and process group: an interrupt stops the whole lane.
+	setsid nice -n 10 "$0" --lane "${beside[@]}" </dev/null >"$logs/lane.log" 2>&1 &
+	lane=$!
+	trap 'stop_lane; exit 130' INT
+	trap 'stop_lane; exit 143' TERM
+	echo "# suites ${beside[*]}: running beside the others (nice 10), printed at the end"
+fi
+for s in "${first[@]}"; do
+	echo "# suite $s"
+	run_suite "$s" loud
+	tally "$s"
+done
+if [ -n "$lane" ]; then
+	wait "$lane"
+	trap - INT TERM
+	for s in "${beside[@]}"; do
+		echo "# suite $s (ran beside)"
+		if [ -f "$logs/$s.rc" ]; then
+			cat "$logs/$s.tap"
+		else
+			echo "not ok 1 - suite $s did not finish (see $logs/lane.log)" >"$logs/$s.tap"
+			echo "1 0" >"$logs/$s.rc"
+			cat "$logs/$s.tap"
+		fi
+		tally "$s"
+	done
+fi
 [ ${#broken[@]} -eq 0 ] || echo "# failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -72,6 +72,27 @@ manifest --manifest "$work/gone.tsv" --cocci cocci check || rc=$?
 tap_check "manifest mutation: a rule row whose file is missing fails naming it (exit $rc)" \
 	failed_naming "no file cocci/[0-9]*-gone\.cocci"
 
+# The second lane of tests/run.sh (BESIDE): suites that run beside the
+# others must not use what another suite builds or rewrites.  Mutation: the
+# same check with forward (it reads build/baseline) added must name it.
+shared='build/baseline|build/kernels|make_baseline|build-kernel\.sh|boot-variants\.sh|qemu-boot/run\.sh|port\.sh|pipeline\.sh|rewind\.sh|build-initramfs\.sh'
+lane_clash() {	# lane_clash SUITE...: "SUITE: what" for each use of a shared artifact
+	local s
+	for s in "$@"; do
+		grep -oE "$shared" "tests/$s/run.sh" | sort -u | sed "s|^|$s: |"
+	done
+}
+beside=$(sed -n 's/^BESIDE="\(.*\)"$/\1/p' tests/run.sh)
+# shellcheck disable=SC2086 # a list of suite names
+clash=$(lane_clash $beside)
+tap_check "tests/run.sh's second lane ($beside) uses no shared build artifact" \
+	test -n "$beside" -a -z "$clash"
+[ -z "$clash" ] || tap_diag "$clash"
+# shellcheck disable=SC2086
+mutant=$(lane_clash $beside forward)
+tap_check "lane mutation: forward in the second lane is named (it reads build/baseline)" \
+	grep -qx 'forward: build/baseline' <<<"$mutant"
+
 py=""
 for cand in python3 /usr/bin/python3; do
 	if "$cand" -m pyflakes --version >/dev/null 2>&1; then
