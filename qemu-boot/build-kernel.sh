@@ -6,7 +6,7 @@
 # is always the way to it.
 #
 # usage: build-kernel.sh --tree DIR --name NAME [--fragment FILE]... [--jobs N]
-#                        [--seed OBJDIR]
+#                        [--seed OBJDIR] [--keep-going]
 #
 # The config is tinyconfig plus the fragments (default: base + lsm + the
 # config fragment of each selftest suite the guest runs that the tree has,
@@ -19,16 +19,20 @@
 # finished build of the tree TREE was hard-linked from (make port: the
 # target's kernel lsm), so that Kbuild compiles only what differs
 # (kbuild_seed, scripts/lib.sh); otherwise the build is cold and says why.
+#
+# --keep-going: make -k, so that a failing build shows the errors of every
+# directory at once (make port drops each legacy module that does not build
+# on the baseline in one attempt, not one attempt per module).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} --tree DIR --name NAME [--fragment FILE]... [--jobs N] [--seed OBJDIR]" >&2
+	echo "usage: ${0##*/} --tree DIR --name NAME [--fragment FILE]... [--jobs N] [--seed OBJDIR] [--keep-going]" >&2
 	exit 2
 }
 
-tree='' name='' jobs=$(nproc) seed=''
+tree='' name='' jobs=$(nproc) seed='' keep=()
 frags=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--fragment) frags+=("$(realpath "${2:?}")"); shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--seed) seed=${2:?}; shift 2 ;;
+	--keep-going) keep=(-k); shift ;;
 	*) usage ;;
 	esac
 done
@@ -109,7 +114,7 @@ fi
 
 progress 2 3 "building $name bzImage (-j$jobs, $LSMCONV_CC, log: $log)"
 read -r h0 m0 < <(ccache_hits)
-if ! kmake -j"$jobs" bzImage >>"$log" 2>&1; then
+if ! kmake "${keep[@]}" -j"$jobs" bzImage >>"$log" 2>&1; then
 	grep -E ': (error|fatal error):|Error [0-9]' "$log" | head -20 >&2
 	die_log "$log" "build of $name failed, see $log"
 fi

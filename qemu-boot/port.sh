@@ -280,11 +280,16 @@ fragment() {
 	} | replace "$f"
 }
 
-# build TREE KNAME FRAGMENT: the baseline kernel (base.config + FRAGMENT);
-# prints the bzImage path; 1 on a build failure.
+# build TREE KNAME FRAGMENT: the baseline kernel, configured as make verify
+# builds the baseline (base.config + baseline.config: the 4.0-era majors
+# compiled in, security= picks one) plus FRAGMENT (the legacy modules, the
+# CONFIG_LSM that lists them), so that ccache has nearly every object from
+# make verify's build of the same tree.  -k: one failing attempt shows the
+# errors of every module.  Prints the bzImage path; 1 on a build failure.
 build() {
-	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" \
-		--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config" --fragment "$3"
+	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" --keep-going \
+		--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config" \
+		--fragment "$LSMCONV_ROOT/qemu-boot/config/baseline.config" --fragment "$3"
 }
 
 # build_target TREE KNAME FRAGMENT: the target kernel is the distro's kernel

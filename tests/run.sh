@@ -7,8 +7,9 @@
 #
 # With no SUITE, the suites of BESIDE run in a second lane, at nice 10, beside
 # the others: they build and boot no kernel and touch nothing in build/ that
-# another suite writes (build/baseline, the kernels, the guest files), they
-# only read the distro trees, which nothing changes during make check.  The
+# another suite writes (the kernels, the guest files); they only read the
+# distro trees and build/baseline, which nothing changes during make check
+# (make_baseline makes it first, before either lane starts).  The
 # kernel builds and the single-threaded QEMU guests of the first lane leave
 # one core idle for long stretches (link steps, configuration, boots); the
 # second lane takes that time instead of adding its own.  Its TAP is printed
@@ -18,9 +19,9 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 
-# The second lane: static suites (no kernel, no build/baseline, no guest;
-# tests/lint checks their run.sh for the shared artifacts).
-BESIDE="cocci coccicheck port"
+# The second lane: static suites (no kernel, no guest; tests/lint checks
+# their run.sh for the shared artifacts, and that no suite writes build/baseline).
+BESIDE="cocci coccicheck forward port series"
 logs=build/test-logs
 
 # run_suite SUITE QUIET: the suite's TAP into $logs/SUITE.tap (and stdout
@@ -90,6 +91,10 @@ stop_lane() {
 	[ -z "$lane" ] || kill -TERM -- "-$lane" 2>/dev/null
 }
 if [ ${#beside[@]} -gt 0 ]; then
+	# shellcheck source=tests/lib.sh
+	. tests/lib.sh
+	echo "# make baseline (build/baseline, read by both lanes) ..."
+	make_baseline
 	for s in "${beside[@]}"; do rm -f "$logs/$s.rc"; done
 	# Its own session and process group: an interrupt stops the whole lane.
 	setsid nice -n 10 "$0" --lane "${beside[@]}" </dev/null >"$logs/lane.log" 2>&1 &

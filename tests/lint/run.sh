@@ -73,25 +73,44 @@ tap_check "manifest mutation: a rule row whose file is missing fails naming it (
 	failed_naming "no file cocci/[0-9]*-gone\.cocci"
 
 # The second lane of tests/run.sh (BESIDE): suites that run beside the
-# others must not use what another suite builds or rewrites.  Mutation: the
-# same check with forward (it reads build/baseline) added must name it.
-shared='build/baseline|build/kernels|make_baseline|build-kernel\.sh|boot-variants\.sh|qemu-boot/run\.sh|port\.sh|pipeline\.sh|rewind\.sh|build-initramfs\.sh'
+# others must not build or boot a kernel nor use what such a suite makes; and
+# build/baseline, which both lanes read, is written only by make_baseline
+# (tests/lib.sh), before the lanes start.  Mutations: the same checks with
+# boot added to the lane, and with a suite line that rewinds into
+# build/baseline, must name them.
+shared='build/kernels|build-kernel\.sh|boot-variants\.sh|qemu-boot/run\.sh|port\.sh|pipeline\.sh|build-initramfs\.sh'
 lane_clash() {	# lane_clash SUITE...: "SUITE: what" for each use of a shared artifact
 	local s
 	for s in "$@"; do
 		grep -oE "$shared" "tests/$s/run.sh" | sort -u | sed "s|^|$s: |"
 	done
 }
+# baseline_writers FILE...: the lines that give build/baseline as an --out,
+# literally or as $base after a base=build/baseline.
+baseline_writers() {
+	awk 'FNR == 1 { b = 0 }
+		/^[ \t]*base=/ { b = ($0 ~ /build\/baseline/) }
+		/--out +"?(\$root\/)?build\/baseline/ || (b && /--out +"?\$\{?base\}?"?( |$)/) {
+			print FILENAME ":" FNR ": " $0
+		}' "$@"
+}
 beside=$(sed -n 's/^BESIDE="\(.*\)"$/\1/p' tests/run.sh)
 # shellcheck disable=SC2086 # a list of suite names
 clash=$(lane_clash $beside)
-tap_check "tests/run.sh's second lane ($beside) uses no shared build artifact" \
+tap_check "tests/run.sh's second lane ($beside) builds and boots nothing" \
 	test -n "$beside" -a -z "$clash"
 [ -z "$clash" ] || tap_diag "$clash"
 # shellcheck disable=SC2086
-mutant=$(lane_clash $beside forward)
-tap_check "lane mutation: forward in the second lane is named (it reads build/baseline)" \
-	grep -qx 'forward: build/baseline' <<<"$mutant"
+mutant=$(lane_clash $beside boot)
+tap_check "lane mutation: boot in the second lane is named (it builds kernels)" \
+	grep -qx 'boot: build/kernels' <<<"$mutant"
+writers=$(baseline_writers tests/*/run.sh)
+tap_check "no suite writes build/baseline (only make_baseline does)" test -z "$writers"
+[ -z "$writers" ] || tap_diag "$writers"
+# shellcheck disable=SC2016 # a line of shell, not expanded
+printf '%s\n' 'base=build/baseline' '"$rw" --tree "$src" --out "$base" --series x' >"$work/writer.sh"
+tap_check "writer mutation: a suite that rewinds into its base=build/baseline is named" \
+	test -n "$(baseline_writers "$work/writer.sh")"
 
 py=""
 for cand in python3 /usr/bin/python3; do

@@ -3,7 +3,7 @@
 # Tests of the series generator (convert.sh series, scripts/series.sh):
 #   - bad input: no baseline, a stacked tree given as baseline, a bad
 #     --signoff: exit 2, an error naming the problem, nothing written;
-#   - the series from build/baseline (made by tests/rewind or make baseline):
+#   - the series from build/baseline (make baseline; made here when missing):
 #     v21's order, a Signed-off-by and the tools in every commit message,
 #     checkpatch counts for every patch in report.md, nothing left for a
 #     human;
@@ -61,8 +61,9 @@ expect_refusal "no baseline directory" "$t/none" --baseline "$t/none" --target "
 expect_refusal "a stacked tree as baseline" "include/linux/security.h" --baseline "$src" --target "$src" "${ids[@]}"
 expect_refusal "a --signoff without an address" "signoff" --baseline "$src" --target "$src" --signoff "nobody"
 
+make_baseline
 if [ ! -d "$base/.git" ]; then
-	tap_skip "the series from the baseline" "$base missing (made by tests/rewind or make baseline)"
+	tap_skip "the series from the baseline" "$base missing (make baseline: make_baseline could not make it)"
 	tap_done
 	exit
 fi
