@@ -276,8 +276,8 @@ tap_check "a --target with only lsm_hook_defs.h is refused (exit $rc) naming a m
 	test "$rc" -eq 2 -a ! -e "$t/partial-out" -a -n "$(grep -F 'include/linux/security.h' "$t/stderr")"
 
 # --- signals ------------------------------------------------------------------
-# interrupt SIG: convert.sh (every rule, --jobs 2, a private TMPDIR, an
-# empty current directory) in its own session, the signal to the driver's
+# interrupt SIG: convert.sh (every rule, two files in two lanes with --jobs 2,
+# a private TMPDIR, an empty current directory) in its own session, the signal to the driver's
 # PID once spatch runs; sets rc, left (processes left in the session),
 # tmpleft (files left in TMPDIR or the current directory, where spatch
 # --jobs makes its workers' directories unless given --tmp-dir).
@@ -285,8 +285,9 @@ interrupt() {
 	local sig=$1 pid sid _
 	rm -rf "$t/sig" && mkdir -p "$t/sig/tmp" "$t/sig/cwd"
 	cp -- "$input" "$t/sig/in.c"
+	cp -- "$input" "$t/sig/in2.c"
 	(cd "$t/sig/cwd" && TMPDIR=$t/sig/tmp exec setsid "$convert" file "$t/sig/in.c" \
-		--target "$target" --jobs 2 --out "$t/sig/out" >/dev/null 2>"$t/sig/err") &
+		"$t/sig/in2.c" --target "$target" --jobs 2 --out "$t/sig/out" >/dev/null 2>"$t/sig/err") &
 	pid=$!
 	sid=$pid
 	for _ in $(seq 1 600); do
