@@ -151,17 +151,13 @@ bench_targets() {
 }
 ! want targets || bench_targets
 
-# profile_rows FILE: one row per lane and per step of each lane of a
-# convert.sh --profile file (wall and user seconds; user is the CPU of the
-# step's spatch processes): the per-rule by per-file-group profile.
+# profile_rows FILE: one row per step of a convert.sh --profile file (wall
+# and user seconds; user is the CPU of the step's spatch processes).
 profile_rows() {
-	local step lane wall user _sys
-	while IFS=$'\t' read -r step lane wall user _sys; do
+	local step wall user _sys
+	while IFS=$'\t' read -r step wall user _sys; do
 		[ "$step" != step ] || continue
-		case $step in
-		lane\ *) row "  $step: wall / user (s)" "$wall / $user" ;;
-		*) row "    ${step%.cocci} (lane $lane), wall / user (s)" "$wall / $user" ;;
-		esac
+		row "  ${step%.cocci}, wall / user (s)" "$wall / $user"
 	done <"$1"
 }
 

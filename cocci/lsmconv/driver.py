@@ -14,8 +14,10 @@ error (nothing written), 3 failure after writing started (the message names
 what was written), 130/143 interrupted by SIGINT/SIGTERM (nothing written:
 children stopped, temporary files removed, outputs as before).
 """
+import concurrent.futures
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -80,8 +82,8 @@ options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
          --report FILE   write the Markdown report to FILE (default: stdout)
          --items FILE    write the items (one JSON object a line) to FILE
          --allow-partial exit 0 even when something was left for a human
-         --jobs N        lanes of files converted side by side, and spatch
-                         processes (default: the CPUs this process may run on)
+         --jobs N        spatch processes (default: the CPUs this process
+                         may run on)
          --rules LIST    only the rules whose id is in LIST (e.g. 30 or
                          10,11,20); default every rule of cocci/manifest.tsv
          --profile FILE  write each step's wall, user and system seconds
@@ -115,7 +117,6 @@ class _State:
     signum = None       # the signal that stopped us
     deferred = False    # raise nothing: the run is past its last write
     children = set()    # Popen objects running (each its own process group)
-    stop = False        # the run is ending: start no child (lanes, run_rules)
 
 
 def _on_signal(signum, _frame):
@@ -148,13 +149,10 @@ def _stop_children():
         _State.children.discard(p)
 
 
-def run(cmd, env=None, stdout=None, stderr=None, progress=None, usage=None):
+def run(cmd, env=None, stdout=None, stderr=None, progress=None):
     """Run a child in its own process group (so that SIGINT/SIGTERM stop it
     and its workers); return its exit status.  progress: text of a line
-    printed every HEARTBEAT seconds while it runs; usage: a list the child's
-    (user, system) CPU seconds are appended to (its own and its waited-for
-    children's, from wait4: exact even when lanes run children side by
-    side)."""
+    printed every HEARTBEAT seconds while it runs."""
     # no signal between the fork and the bookkeeping: a child started but not
     # yet known would outlive an interrupt (the child unblocks them again)
     sigs = {signal.SIGINT, signal.SIGTERM}
@@ -167,12 +165,6 @@ def run(cmd, env=None, stdout=None, stderr=None, progress=None, usage=None):
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
         raise
-    if _State.stop:
-        # the run ended while this lane started a child: _stop_children may
-        # have looked before it was known
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        _stop_children()
-        raise Fail("stopped")
     done = threading.Event()
     if progress:
         threading.Thread(target=_heartbeat, args=(progress, done), daemon=True).start()
@@ -180,11 +172,7 @@ def run(cmd, env=None, stdout=None, stderr=None, progress=None, usage=None):
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
         # a blocking wait: Popen.wait(timeout) polls with sleeps of up to
         # 50 ms, which the driver paid once per child
-        _pid, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if usage is not None:
-            usage.append((ru.ru_utime, ru.ru_stime))
-        return p.returncode
+        return p.wait()
     finally:
         done.set()
         if p.returncode is None:
@@ -458,49 +446,18 @@ def make_work():
     return work
 
 
-def split_lanes(inputs, jobs):
-    """The inputs in at most `jobs` lanes, each of which runs the parse
-    check and every rule over its own files while the others do the same
-    (no lane waits for another between rules: a large file, SELinux's
-    hooks.c, no longer holds up every rule).  The files of a directory with
-    a header among the inputs stay in one lane (a rule may read that local
-    header: spatch sees only the work copies of the inputs), every other
-    file is a group of its own; the groups go, largest first, each to the
-    lane with the fewest bytes.  Deterministic: the same inputs give the
-    same lanes."""
-    headers = {os.path.dirname(i.rel) for i in inputs if i.rel.endswith(".h")}
-    groups = {}
-    for inp in inputs:
-        d = os.path.dirname(inp.rel)
-        groups.setdefault(d if d in headers else inp.rel, []).append(inp)
-    def weight(group):
-        # a header costs the rules about half what a .c file of its size does
-        return sum(len(i.data) // (2 if i.rel.endswith(".h") else 1) for i in group)
-
-    order = sorted(groups.items(), key=lambda g: (-weight(g[1]), os.fsencode(g[0])))
-    n = max(1, min(jobs, len(order)))
-    lanes, size = [[] for _ in range(n)], [0] * n
-    for _d, group in order:
-        b = size.index(min(size))
-        lanes[b] += group
-        size[b] += weight(group)
-    return [sorted(lane, key=lambda i: os.fsencode(i.rel)) for lane in lanes if lane]
-
-
 class Work:
     def __init__(self, o, inputs):
         self.o = o
         self.inputs = inputs
         self.dir = make_work()
+        self.cur = os.path.join(self.dir, "cur")
         for sub in ("cur", "log", "legacy", "tmp"):
             os.mkdir(os.path.join(self.dir, sub))
-        # lane b's copies are under cur/b, what its spatch runs get as --dir
-        self.lanes = split_lanes(inputs, o.jobs)
-        for b, lane in enumerate(self.lanes):
-            for inp in lane:
-                inp.work = os.path.join(self.lane_dir(b), inp.rel)
-                os.makedirs(os.path.dirname(inp.work), exist_ok=True)
-                fsio.write_new(inp.work, inp.to_work(), 0o644)
+        for inp in inputs:
+            inp.work = os.path.join(self.cur, inp.rel)
+            os.makedirs(os.path.dirname(inp.work), exist_ok=True)
+            fsio.write_new(inp.work, inp.to_work(), 0o644)
         self.macros = os.path.join(self.dir, "macros.h")
         fsio.write_new(self.macros, MACROS.encode())
         self.hooks = set(H.load(o.target))
@@ -512,15 +469,12 @@ class Work:
                 self.legacy.append(p)
         self.env = dict(os.environ, TMPDIR=os.path.join(self.dir, "tmp"))
 
-    def lane_dir(self, b):
-        return os.path.join(self.dir, "cur", str(b))
-
     def read(self, inp):
         with open(inp.work, "rb") as f:
             return f.read()
 
-    def snapshot(self, inputs):
-        return {inp.rel: self.read(inp) for inp in inputs}
+    def snapshot(self):
+        return {inp.rel: self.read(inp) for inp in self.inputs}
 
 
 def text_lines(data):
@@ -530,39 +484,57 @@ def text_lines(data):
 # --- steps -------------------------------------------------------------------
 
 class Profile:
-    """Wall, user and system seconds of each step in each lane (the CPU of
-    the step's children, from wait4): rows (step, lane, wall, user, sys),
-    written by --profile.  A lane's first row is the lane itself: its
-    directories, and its whole time."""
+    """Wall, user and system seconds of each step (the CPU its children
+    used): rows (step, wall, user, sys), written by --profile."""
 
     def __init__(self):
         self.rows = []
 
-    def add(self, step, lane, wall, usage):
-        self.rows.append((step, lane, wall, sum(u for u, _ in usage),
-                          sum(st for _, st in usage)))
+    def step(self, name):
+        return _Timed(self, name)
 
     def tsv(self):
-        out = ["step\tlane\twall\tuser\tsys"]
-        out += ["%s\t%d\t%.2f\t%.2f\t%.2f" % r for r in self.rows]
+        out = ["step\twall\tuser\tsys"]
+        out += ["%s\t%.2f\t%.2f\t%.2f" % r for r in self.rows]
         return ("\n".join(out) + "\n").encode()
 
 
-def check_parse(w, lane, usage):
-    """Where spatch cannot parse a file of the lane: [(input, line,
-    relevant)], each file with its own log."""
-    found = []
-    for inp in lane:
-        log = os.path.join(w.dir, "log", "parse-%d.out" % w.inputs.index(inp))
+class _Timed:
+    def __init__(self, prof, name):
+        self.prof, self.name = prof, name
+
+    def __enter__(self):
+        self.wall = time.monotonic()
+        self.ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return self
+
+    def __exit__(self, *exc):
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.prof.rows.append((self.name, time.monotonic() - self.wall,
+                               ru.ru_utime - self.ru.ru_utime,
+                               ru.ru_stime - self.ru.ru_stime))
+        return False
+
+
+def check_parse(w):
+    """Where spatch cannot parse a file: [(input, line, relevant)].  The
+    files are parsed --jobs at a time, each with its own log."""
+    if not w.inputs:
+        return []
+    say("checking that spatch parses %d file(s)" % len(w.inputs))
+
+    def parse(n_inp):
+        n, inp = n_inp
+        log = os.path.join(w.dir, "log", "parse-%d.out" % n)
         with open(log, "wb") as f:
             run(["spatch", "--macro-file", w.macros, "--parse-c", inp.work], env=w.env,
-                stdout=f, stderr=subprocess.STDOUT, progress="parsing %s" % inp.orig,
-                usage=usage)
+                stdout=f, stderr=subprocess.STDOUT, progress="parsing %s" % inp.orig)
         with open(log, "rb") as f:
-            err = parse_errors(inp, f.read().decode("utf-8", "replace").split("\n"))
-        if err is not None:
-            found.append(err)
-    return found
+            return parse_errors(inp, f.read().decode("utf-8", "replace").split("\n"))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=w.o.jobs) as ex:
+        found = list(ex.map(parse, enumerate(w.inputs)))
+    return [x for x in found if x is not None]
 
 
 def parse_errors(inp, lines):
@@ -622,146 +594,70 @@ def work_files(top):
     return sorted(out, key=os.fsencode)
 
 
-def rule_command(w, k, r, kind, b):
-    """The command of rule k (path r) over lane b, and its temporary
-    directory."""
-    name = os.path.basename(r)
-    tmp = os.path.join(w.dir, "tmp", "%d.%d" % (k, b))
-    os.mkdir(tmp)
-    # A rule whose `// Text pass:` header names a module is a text pass
-    # (what SmPL cannot express): that module runs over the files.
-    text_pass = M.text_pass(r)
-    if bool(text_pass) != (kind == "text"):
-        raise Fail("rule %s is kind %s in cocci/manifest.tsv, but %s a `// Text pass:` header"
-                   % (name, kind, "has" if text_pass else "has no"))
-    if text_pass:
-        return [sys.executable, "-m", text_pass, "--target",
-                os.path.abspath(w.o.target)] + work_files(w.lane_dir(b)), tmp
-    cmd = ["spatch", "--sp-file", r, "-D", "patch",
-           "-D", "lsmconv=" + COCCI, "-D", "target=" + os.path.abspath(w.o.target)]
-    if w.legacy:
-        cmd += ["-D", "legacy=" + ":".join(w.legacy)]
-    # the lanes share the CPUs: spatch --jobs is each lane's share
-    jobs = max(1, w.o.jobs // len(w.lanes))
-    cmd += ["--dir", w.lane_dir(b), "--include-headers", "--in-place",
-            "--macro-file", w.macros, "--jobs", str(jobs),
-            "--python", sys.executable,
-            "--temp-files", tmp, "--save-tmp-files",
-            # --jobs > 1: the workers' output directories, else made
-            # in the current directory
-            "--tmp-dir", os.path.join(tmp, "jobs")] + rule_options(r)
-    return cmd, tmp
-
-
-class Lane:
-    """What one lane found: its parse errors, its findings (k, rule name,
-    kind, path, line, detail), its snapshots (snaps[k]: its files before rule
-    k, snaps[n + 1] after the last), the small outputs spatch named."""
-
-    def __init__(self):
-        self.parse, self.raw, self.snaps, self.small = [], [], {}, {}
-        self.error = None
-
-
-def run_lane(w, b, prof, started):
-    """The parse check and every rule over lane b's files, rule after rule
-    (lanes share nothing but the announcement of each rule: `started`)."""
-    lane, res = w.lanes[b], Lane()
+def run_rules(w, prof):
+    """Run every rule; returns (raw findings, snapshots, small outputs).
+    raw: [(k, rule name, kind, path, line, detail)]; snaps[k] is the state
+    before rule k (1-based), snaps[n + 1] the state after the last rule;
+    small: {spatch temp file: its lines}."""
     rules = w.o.rule_files
     n = len(rules)
-    t0 = time.monotonic()
-    usage = []
-    res.parse = check_parse(w, lane, usage)
-    prof.add("parse check", b, time.monotonic() - t0, usage)
-    total = list(usage)
+    raw, snaps, small = [], {}, {}
     for k, (r, kind) in enumerate(rules, 1):
         name = os.path.basename(r)
-        with started[0]:
-            if k not in started[1]:
-                started[1].add(k)
-                say("[%d/%d] rule %s" % (k, n, name))
-        res.snaps[k] = w.snapshot(lane)
-        if _State.stop:
-            raise Fail("stopped")
-        cmd, tmp = rule_command(w, k, r, kind, b)
-        out = os.path.join(w.dir, "log", "%d.%d.out" % (k, b))
-        err = os.path.join(w.dir, "log", "%d.%d.err" % (k, b))
-        t, usage = time.monotonic(), []
-        with open(out, "wb") as fo, open(err, "wb") as fe:
+        say("[%d/%d] rule %s" % (k, n, name))
+        snaps[k] = w.snapshot()
+        if not w.inputs:
+            continue
+        tmp = os.path.join(w.dir, "tmp", str(k))
+        os.mkdir(tmp)
+        # A rule whose `// Text pass:` header names a module is a text pass
+        # (what SmPL cannot express): that module runs over the files.
+        text_pass = M.text_pass(r)
+        if bool(text_pass) != (kind == "text"):
+            raise Fail("rule %s is kind %s in cocci/manifest.tsv, but %s a `// Text pass:` header"
+                       % (name, kind, "has" if text_pass else "has no"))
+        if text_pass:
+            cmd = [sys.executable, "-m", text_pass, "--target",
+                   os.path.abspath(w.o.target)] + work_files(w.cur)
+        else:
+            cmd = ["spatch", "--sp-file", r, "-D", "patch",
+                   "-D", "lsmconv=" + COCCI, "-D", "target=" + os.path.abspath(w.o.target)]
+            if w.legacy:
+                cmd += ["-D", "legacy=" + ":".join(w.legacy)]
+            cmd += ["--dir", w.cur, "--include-headers", "--in-place",
+                    "--macro-file", w.macros, "--jobs", str(w.o.jobs),
+                    "--python", sys.executable,
+                    "--temp-files", tmp, "--save-tmp-files",
+                    # --jobs > 1: the workers' output directories, else made
+                    # in the current directory
+                    "--tmp-dir", os.path.join(tmp, "jobs")] + rule_options(r)
+        out = os.path.join(w.dir, "log", "%d.out" % k)
+        err = os.path.join(w.dir, "log", "%d.err" % k)
+        with open(out, "wb") as fo, open(err, "wb") as fe, prof.step("rule " + name):
             rc = run(cmd, env=dict(w.env, TMPDIR=tmp), stdout=fo, stderr=fe,
-                     progress="[%d/%d] rule %s" % (k, n, name), usage=usage)
-        prof.add("rule " + name, b, time.monotonic() - t, usage)
-        total += usage
+                     progress="[%d/%d] rule %s" % (k, n, name))
         if rc != 0:
             with open(err, "rb") as f:
                 tail = f.read().decode("utf-8", "replace").split("\n")[-21:]
             sys.stderr.write("\n".join(tail).rstrip("\n") + "\n")
             raise Fail("%s failed on rule %s (exit %d)"
-                       % ("text pass " + cmd[2] if cmd[0] == sys.executable else "spatch",
-                          name, rc))
+                       % ("text pass " + text_pass if text_pass else "spatch", name, rc))
         with open(out, "rb") as f:
             for text in f.read().decode("utf-8", "surrogateescape").split("\n"):
                 p = I.parse_line(text)
                 if p:
-                    kind_, path, line, detail = p
-                    res.raw.append((k, name[:-len(".cocci")], kind_, path, line, detail))
-                    if SMALL_OUTPUT.match(os.path.basename(path)) and path not in res.small:
+                    kind, path, line, detail = p
+                    raw.append((k, name[:-len(".cocci")], kind, path, line, detail))
+                    if SMALL_OUTPUT.match(os.path.basename(path)) and path not in small:
                         try:
                             with open(path, "rb") as sf:
-                                res.small[path] = text_lines(sf.read())
+                                small[path] = text_lines(sf.read())
                         except OSError:
                             pass
         if not os.environ.get("LSMCONV_KEEP_WORK"):
             shutil.rmtree(tmp, ignore_errors=True)
-    res.snaps[n + 1] = w.snapshot(lane)
-    prof.rows.insert(0, ("lane %d: %s" % (b, " ".join(i.rel for i in lane)), b,
-        time.monotonic() - t0, sum(u for u, _ in total), sum(st for _, st in total)))
-    return res
-
-
-def run_rules(w, prof):
-    """The parse check and every rule, the lanes side by side; returns
-    (n, parse errors, raw findings, snapshots, small outputs).  raw: [(k,
-    rule name, kind, path, line, detail)] (each lane's in its order, lane
-    after lane); snaps[k] is the state of every file before rule k
-    (1-based), snaps[n + 1] after the last rule; small: {spatch temp file:
-    its lines}; parse: [(input, line, relevant)] in input order."""
-    n = len(w.o.rule_files)
-    if w.inputs:
-        say("checking that spatch parses %d file(s), then %d rule(s), in %d lane(s)"
-            % (len(w.inputs), n, len(w.lanes)))
-    started = (threading.Lock(), set())
-    results = [Lane() for _ in w.lanes]
-
-    def lane(b):
-        try:
-            results[b] = run_lane(w, b, prof, started)
-        except BaseException as e:      # handed to the main thread
-            results[b].error = e
-
-    threads = [threading.Thread(target=lane, args=(b,), daemon=True)
-               for b in range(len(w.lanes))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for res in results:
-        if res.error is not None:
-            raise res.error
-    raw, small, parse = [], {}, []
-    snaps = {k: {} for k in range(1, n + 2)}
-    for res in results:
-        raw += res.raw
-        small.update(res.small)
-        for k in snaps:
-            snaps[k].update(res.snaps.get(k, {}))
-    order = {inp: i for i, inp in enumerate(w.inputs)}
-    for res in results:
-        parse += res.parse
-    parse.sort(key=lambda x: order[x[0]])
-    # the lanes' rows in lane order, each lane's steps in order
-    prof.rows.sort(key=lambda r: r[1])
-    return n, parse, raw, snaps, small
+    snaps[n + 1] = w.snapshot()
+    return n, raw, snaps, small
 
 
 HOOK_LIST = re.compile(r"struct[ \t]+security_hook_list[^;]*=[ \t]*\{")
@@ -1089,11 +985,12 @@ def convert(o):
     w = None
     inst = None
     outputs = []
-    _State.stop = False
     try:
         w = Work(o, inputs)
         prof = Profile()
-        n, parse, raw, snaps, small = run_rules(w, prof)
+        with prof.step("parse check"):
+            parse = check_parse(w)
+        n, raw, snaps, small = run_rules(w, prof)
         final, extra = {}, []
         for inp in inputs:
             data = snaps[n + 1][inp.rel]
@@ -1145,14 +1042,14 @@ def convert(o):
                        % (_oserr(e), ", ".join(inst.written) or "no file changed"),
                        EXIT_FAILED)
     except Interrupted:
-        _State.deferred = _State.stop = True
+        _State.deferred = True
         _stop_children()
         failed = inst.undo() if inst else []
         raise Fail("interrupted%s" % (
             "" if not failed else "; could not restore: " + ", ".join(failed)),
             128 + (_State.signum or signal.SIGINT))
     finally:
-        _State.deferred = _State.stop = True
+        _State.deferred = True
         _stop_children()
         if inst:
             inst.cleanup()

@@ -276,7 +276,7 @@ tap_check "a --target with only lsm_hook_defs.h is refused (exit $rc) naming a m
 	test "$rc" -eq 2 -a ! -e "$t/partial-out" -a -n "$(grep -F 'include/linux/security.h' "$t/stderr")"
 
 # --- signals ------------------------------------------------------------------
-# interrupt SIG: convert.sh (every rule, two files in two lanes with --jobs 2,
+# interrupt SIG: convert.sh (every rule, two files, --jobs 2: spatch workers,
 # a private TMPDIR, an empty current directory) in its own session, the signal to the driver's
 # PID once spatch runs; sets rc, left (processes left in the session),
 # tmpleft (files left in TMPDIR or the current directory, where spatch
