@@ -287,9 +287,10 @@ fragment() {
 # make verify's build of the same tree.  -k: one failing attempt shows the
 # errors of every module.  Prints the bzImage path; 1 on a build failure.
 build() {
+	local frags=() f
+	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(baseline_fragments)
 	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" --keep-going \
-		--fragment "$LSMCONV_ROOT/qemu-boot/config/base.config" \
-		--fragment "$LSMCONV_ROOT/qemu-boot/config/baseline.config" --fragment "$3"
+		"${frags[@]}" --fragment "$3"
 }
 
 # build_target TREE KNAME FRAGMENT: the target kernel is the distro's kernel

@@ -227,6 +227,15 @@ lsm_fragments() {
 	selftest_fragments "$1"
 }
 
+# baseline_fragments: the config fragments of the pre-stacking baseline's
+# kernel (build/baseline), one path a line: base.config, baseline.config.
+# make verify's default (verify/pipeline.sh: base.config + --config FRAG),
+# make port's baseline kernel (plus its own fragment) and tests/rewind.
+baseline_fragments() {
+	echo "$LSMCONV_ROOT/qemu-boot/config/base.config"
+	echo "$LSMCONV_ROOT/qemu-boot/config/baseline.config"
+}
+
 # --- reproducible git -------------------------------------------------------
 # Every commit and patch lsmconv writes goes through lsmconv_git: one
 # identity, one date (the date of v21's cover letter, Mon, 9 Mar 2015

@@ -26,6 +26,9 @@ t=build/rewind-test
 # suite rewrites its output, a deliberately wrong one first.
 base=$t/baseline
 rw=cocci/rewind/rewind.sh
+# the baseline kernel's fragments (scripts/lib.sh), as build-kernel.sh options
+bfrags=()
+while IFS= read -r f; do bfrags+=(--fragment "$f"); done < <(baseline_fragments)
 n=0 fails=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $*"; }
@@ -79,7 +82,7 @@ else
 fi
 if [ "${LSMCONV_REWIND_MUTANT_BOOT:-0}" = 1 ] && $mutant_ok; then
 	mutant_bz=$(qemu-boot/build-kernel.sh --tree "$base" --name baseline-mutant \
-		--fragment qemu-boot/config/base.config --fragment qemu-boot/config/baseline.config 2>"$t/mutant-build.log") ||
+		"${bfrags[@]}" 2>"$t/mutant-build.log") ||
 		mutant_bz=''
 fi
 
@@ -166,7 +169,7 @@ if [ -n "$shared" ]; then
 	bz=$shared
 	ok "baseline kernel: built by make verify from this tree and the same fragments ($shared)"
 elif bz=$(qemu-boot/build-kernel.sh --tree "$base" --name baseline \
-	--fragment qemu-boot/config/base.config --fragment qemu-boot/config/baseline.config 2>"$t/build.log"); then
+	"${bfrags[@]}" 2>"$t/build.log"); then
 	ok "baseline kernel builds (tinyconfig + base + qemu-boot/config/baseline.config, $(($(date +%s) - start)) s)"
 else
 	nok "baseline kernel build failed"
