@@ -84,13 +84,17 @@ port: tree
 	@test -n "$(MODULE)" || { echo "usage: make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]" >&2; exit 2; }
 	@qemu-boot/port.sh --target "$(TREE)" $(if $(FINISHED),--finished) "$(MODULE)$(if $(NAME),:$(NAME))"
 
-# make check unpacks every distro target (6.12 too): tests/port ports its
-# epoch fixtures to each, tests/port-boot builds and boots the finished
-# ports on each.
-check: tree
-	@for t in $(filter-out $(TARGET),$(TARGETS)); do \
-		$(MAKE) --no-print-directory tree TARGET=$$t TREE=build/linux-source-$$t || exit; \
-	done
+# make check unpacks every distro target (6.12 too), all at once: tests/port
+# ports its epoch fixtures to each, tests/port-boot and tests/port-targets
+# build and boot the finished ports on each.
+check: deps
+	@pids=(); rc=0; \
+	for t in $(filter-out $(TARGET),$(TARGETS)); do \
+		$(MAKE) --no-print-directory tree TARGET=$$t TREE=build/linux-source-$$t & pids+=($$!); \
+	done; \
+	$(MAKE) --no-print-directory tree || rc=$$?; \
+	for p in "$${pids[@]}"; do wait "$$p" || rc=1; done; \
+	exit $$rc
 	@tests/run.sh
 
 # ONLY=port,convert runs those sections of scripts/bench.sh alone.

@@ -37,8 +37,9 @@ guest=$LSMCONV_ROOT/qemu-boot/guest
 bindir=$LSMCONV_ROOT/build/guest-bin
 mkdir -p "$bindir" "$(dirname "$out")"
 if [ ! -x "$bindir/lsmtest-exit" ] || [ "$guest/lsmtest-exit.c" -nt "$bindir/lsmtest-exit" ]; then
-	gcc -static -O2 -Wall -Werror -o "$bindir/lsmtest-exit.tmp" "$guest/lsmtest-exit.c"
-	mv "$bindir/lsmtest-exit.tmp" "$bindir/lsmtest-exit"
+	# A temporary name of its own: two suites may build it at once.
+	gcc -static -O2 -Wall -Werror -o "$bindir/lsmtest-exit.$$" "$guest/lsmtest-exit.c"
+	mv "$bindir/lsmtest-exit.$$" "$bindir/lsmtest-exit"
 fi
 
 stage=$(mktemp -d "$LSMCONV_ROOT/build/.initramfs.XXXXXX")

@@ -6,22 +6,27 @@
 # usage: tests/run.sh [SUITE...]
 #
 # With no SUITE, the suites of BESIDE run in a second lane, at nice 10, beside
-# the others: they build and boot no kernel and touch nothing in build/ that
-# another suite writes (the kernels, the guest files); they only read the
-# distro trees and build/baseline, which nothing changes during make check
-# (make_baseline makes it first, before either lane starts).  The
-# kernel builds and the single-threaded QEMU guests of the first lane leave
-# one core idle for long stretches (link steps, configuration, boots); the
-# second lane takes that time instead of adding its own.  Its TAP is printed
-# when the first lane has ended.  LSMCONV_TEST_LANES=1 runs everything in one
-# lane, in order; so does naming suites.
+# the others (the first lane, in order).  The kernel builds and the
+# single-threaded QEMU guests of the first lane leave one core idle for long
+# stretches (link steps, configuration, boots); the second lane takes that
+# time instead of adding its own.  A BESIDE entry SUITE runs at once: it
+# builds and boots no kernel and touches nothing in build/ that another suite
+# writes (the kernels, the guest files); it only reads the distro trees and
+# build/baseline, which nothing changes during make check (make_baseline
+# makes it first, before either lane starts).  An entry SUITE:AFTER waits
+# until the first lane's suite AFTER has ended: it may build and boot from
+# AFTER's kernels, in object directories of its own, but uses nothing that a
+# first-lane suite still running beside it writes (tests/lint checks both).
+# The second lane's TAP is printed when the first lane has ended.
+# LSMCONV_TEST_LANES=1 runs everything in one lane, in order; so does naming
+# suites.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 
-# The second lane: static suites (no kernel, no guest; tests/lint checks
-# their run.sh for the shared artifacts, and that no suite writes build/baseline).
-BESIDE="cocci coccicheck forward port series"
+# The second lane: static suites (no kernel, no guest), then those that wait
+# for the first lane's tests/boot and use its kernels.
+BESIDE="cocci coccicheck forward port series deps robustness seeds tree:boot verify:boot port-targets:boot port-boot:boot"
 logs=build/test-logs
 
 # run_suite SUITE QUIET: the suite's TAP into $logs/SUITE.tap (and stdout
@@ -61,10 +66,16 @@ tally() {
 }
 
 mkdir -p "$logs"
-# The second lane itself (internal): its suites one after the other, quietly.
+# The second lane itself (internal): its suites one after the other, quietly;
+# SUITE:AFTER first waits for AFTER's .rc (run_suite writes it when AFTER ends).
 if [ "${1:-}" = --lane ]; then
 	shift
-	for s in "$@"; do run_suite "$s" quiet; done
+	for e in "$@"; do
+		if [ "${e#*:}" != "$e" ]; then
+			until [ -f "$logs/${e#*:}.rc" ]; do sleep 2; done
+		fi
+		run_suite "${e%%:*}" quiet
+	done
 	exit 0
 fi
 
@@ -77,13 +88,20 @@ else
 	done
 fi
 
-beside=() first=()
+# The second lane in BESIDE's order; the first lane in the suites' order.
+beside=() lanes=() first=()
+if [ $# -eq 0 ] && [ "${LSMCONV_TEST_LANES:-2}" != 1 ]; then
+	for e in $BESIDE; do
+		[[ " ${suites[*]} " == *" ${e%%:*} "* ]] && beside+=("${e%%:*}") lanes+=("$e")
+	done
+fi
 for s in "${suites[@]}"; do
-	if [ $# -eq 0 ] && [ "${LSMCONV_TEST_LANES:-2}" != 1 ] && [[ " $BESIDE " == *" $s "* ]]; then
-		beside+=("$s")
-	else
-		first+=("$s")
-	fi
+	[[ " ${beside[*]} " == *" $s "* ]] || first+=("$s")
+done
+# An AFTER that is not in the first lane (no such suite here) is not waited for.
+for i in "${!lanes[@]}"; do
+	a=${lanes[$i]#*:}
+	[ "$a" = "${lanes[$i]}" ] || [[ " ${first[*]} " == *" $a "* ]] || lanes[i]=${lanes[$i]%%:*}
 done
 
 lane=''
@@ -95,13 +113,14 @@ if [ ${#beside[@]} -gt 0 ]; then
 	. tests/lib.sh
 	echo "# make baseline (build/baseline, read by both lanes) ..."
 	make_baseline
-	for s in "${beside[@]}"; do rm -f "$logs/$s.rc"; done
+	# No .rc of an earlier run: the lane waits for this run's.
+	for s in "${suites[@]}"; do rm -f "$logs/$s.rc"; done
 	# Its own session and process group: an interrupt stops the whole lane.
-	setsid nice -n 10 "$0" --lane "${beside[@]}" </dev/null >"$logs/lane.log" 2>&1 &
+	setsid nice -n 10 "$0" --lane "${lanes[@]}" </dev/null >"$logs/lane.log" 2>&1 &
 	lane=$!
 	trap 'stop_lane; exit 130' INT
 	trap 'stop_lane; exit 143' TERM
-	echo "# suites ${beside[*]}: running beside the others (nice 10), printed at the end"
+	echo "# suites ${lanes[*]}: running beside the others (nice 10; SUITE:AFTER once AFTER has ended), printed at the end"
 fi
 for s in "${first[@]}"; do
 	echo "# suite $s"

@@ -72,19 +72,45 @@ manifest --manifest "$work/gone.tsv" --cocci cocci check || rc=$?
 tap_check "manifest mutation: a rule row whose file is missing fails naming it (exit $rc)" \
 	failed_naming "no file cocci/[0-9]*-gone\.cocci"
 
-# The second lane of tests/run.sh (BESIDE): suites that run beside the
-# others must not build or boot a kernel nor use what such a suite makes; and
+# The second lane of tests/run.sh (BESIDE): a suite that runs at once beside
+# the others must not build or boot a kernel nor use what such a suite makes;
+# one that waits for a first-lane suite (SUITE:AFTER) may, but must not use
+# what the first-lane suites still running beside it write (tests/pipeline:
+# make verify's build/verify and build/pipeline-test; tests/rewind); and
 # build/baseline, which both lanes read, is written only by make_baseline
 # (tests/lib.sh), before the lanes start.  Mutations: the same checks with
-# boot added to the lane, and with a suite line that rewinds into
-# build/baseline, must name them.
+# boot added to the lane, with verify using make verify's build/verify, and
+# with a suite line that rewinds into build/baseline, must name them.
 shared='build/kernels|build-kernel\.sh|boot-variants\.sh|qemu-boot/run\.sh|port\.sh|pipeline\.sh|build-initramfs\.sh'
-lane_clash() {	# lane_clash SUITE...: "SUITE: what" for each use of a shared artifact
-	local s
-	for s in "$@"; do
-		grep -oE "$shared" "tests/$s/run.sh" | sort -u | sed "s|^|$s: |"
+later='pipeline\.sh|build/pipeline-test|build/verify([^-]|$)|build/rewind-test|tests/rewind'
+lane_clash() {	# lane_clash REGEX FILE...: "SUITE: what" for each use of REGEX
+	local re=$1 f
+	shift
+	for f in "$@"; do
+		grep -oE "$re" "$f" | sort -u | sed "s|^|$(basename "$(dirname "$f")"): |"
 	done
 }
+beside=$(sed -n 's/^BESIDE="\(.*\)"$/\1/p' tests/run.sh)
+now=() after=()
+for e in $beside; do
+	if [ "${e#*:}" = "$e" ]; then now+=("tests/$e/run.sh"); else after+=("tests/${e%%:*}/run.sh"); fi
+done
+clash=$(lane_clash "$shared" "${now[@]}")
+tap_check "tests/run.sh's second lane: its suites that start at once (${now[*]}) build and boot nothing" \
+	test ${#now[@]} -gt 0 -a -z "$clash"
+[ -z "$clash" ] || tap_diag "$clash"
+mutant=$(lane_clash "$shared" "${now[@]}" tests/boot/run.sh)
+tap_check "lane mutation: boot in the second lane is named (it builds kernels)" \
+	grep -qx 'boot: build/kernels' <<<"$mutant"
+clash=$(lane_clash "$later" "${after[@]}")
+tap_check "its suites that wait (${after[*]}) use nothing tests/pipeline or tests/rewind writes" \
+	test ${#after[@]} -gt 0 -a -z "$clash"
+[ -z "$clash" ] || tap_diag "$clash"
+mkdir -p "$work/verify"
+sed 's|^O=.*|O=build/verify|' tests/verify/run.sh >"$work/verify/run.sh"
+mutant=$(lane_clash "$later" "${after[@]}" "$work/verify/run.sh")
+tap_check "lane mutation: verify building into make verify's build/verify is named" \
+	grep -qx 'verify: build/verify' <<<"$mutant"
 # baseline_writers FILE...: the lines that give build/baseline as an --out,
 # literally or as $base after a base=build/baseline.
 baseline_writers() {
@@ -94,16 +120,6 @@ baseline_writers() {
 			print FILENAME ":" FNR ": " $0
 		}' "$@"
 }
-beside=$(sed -n 's/^BESIDE="\(.*\)"$/\1/p' tests/run.sh)
-# shellcheck disable=SC2086 # a list of suite names
-clash=$(lane_clash $beside)
-tap_check "tests/run.sh's second lane ($beside) builds and boots nothing" \
-	test -n "$beside" -a -z "$clash"
-[ -z "$clash" ] || tap_diag "$clash"
-# shellcheck disable=SC2086
-mutant=$(lane_clash $beside boot)
-tap_check "lane mutation: boot in the second lane is named (it builds kernels)" \
-	grep -qx 'boot: build/kernels' <<<"$mutant"
 writers=$(baseline_writers tests/*/run.sh)
 tap_check "no suite writes build/baseline (only make_baseline does)" test -z "$writers"
 [ -z "$writers" ] || tap_diag "$writers"

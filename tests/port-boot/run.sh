@@ -17,9 +17,9 @@
 #    there (old hook signatures);
 #  - mutation: LSM_HOOK_INIT(ptrace_access_check, ...) dropped from the
 #    port: the equivalence names the cases that changed;
-#  - on every other distro target (6.12; make check unpacks its tree): the finished ports;
-#  - on each target, the port's kernel starts from the objects of the target's
-#    kernel lsm (tests/boot builds it; build-kernel.sh --seed).
+#  - the port's kernel starts from the objects of the distro kernel lsm
+#    (tests/boot builds it; build-kernel.sh --seed).
+# The same finished ports on every other distro target: tests/port-targets.
 # Kernel builds: build/kernels/port-boot-test-{target,baseline}, incremental.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,12 +28,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 export PYTHONPATH=$root/cocci
 
+# shellcheck source=tests/port-boot/lib.sh
+. "$root/tests/port-boot/lib.sh"
+
 echo "TAP version 13"
-mods=(unlinkguard ptraceblock credcount uidopen)
 equiv=(unlinkguard ptraceblock)
 nobase=(credcount uidopen)
-M=tests/port-boot/modules
-work=build/port-boot-test
+work=$port_work
 fx=build/port-boot-fixtures
 rm -rf "$fx"
 mkdir -p "$fx" "$work"
@@ -150,30 +151,6 @@ for m in "${mods[@]}"; do
 	fi
 done
 
-specs=()
-for m in "${mods[@]}"; do specs+=("$M/$m"); done
-
-# The target kernel of a make port run starts from the objects of the
-# target's kernel lsm when tests/boot built it (build-kernel.sh --seed): the
-# object directory of an earlier run is removed first, so that every run
-# shows it.  lsm_objdir TREE: that kernel's object directory.
-lsm_objdir() {
-	bash -c '. scripts/lib.sh && kbuild_objdir "$1" "$(lsm_kernel_name "$1")"' _ "$1"
-}
-fresh_target_kernel() {	# fresh_target_kernel WORK
-	rm -rf "$1/target-tree/$LSMCONV_OBJ_PREFIX$(basename "$1")-target"
-}
-# check_seeded DESC WORK TREE LOG: LOG says the kernel was seeded from TREE's lsm.
-check_seeded() {
-	local lo
-	lo=$(lsm_objdir "$3")
-	if [ ! -f "$lo/arch/x86/boot/bzImage" ]; then
-		tap_skip "$1" "no kernel lsm of $3 ($lo: tests/boot builds it)"
-		return
-	fi
-	tap_check "$1" grep -qF "$(basename "$2")-target: starts from the objects of $lo" "$4"
-}
-
 # --- raw tool output into 6.1: attribution of the real compile errors ------------
 log=$work/raw.out
 rc=0
@@ -225,42 +202,6 @@ for m in "${mods[@]}"; do
 	tap_check "$m: listed in /sys/kernel/security/lsm" grep -q "^# listed: $m\$" "$tap"
 	tap_check "$m: its guest test passes" grep -qE "^ok [0-9]+ - $m\$" "$tap"
 	tap_check "$m: its test proved a denial with errno" grep -qE "^# case $m\.[a-z0-9_]+ deny E[A-Z]+\$" "$tap"
-done
-# --- the same finished ports on every other distro target (6.12) -------------
-# when their trees are unpacked (make tree TARGET=6.12; else a skip); port.sh ports finished/ again to
-# each (on 6.12: struct lsm_id, __ro_after_init, lsm_count.h) and boots it.
-for tv in $LSMCONV_OTHER_TARGETS; do
-	tt=$(distro_tree "$tv")
-	if [ ! -f "$tt/include/linux/lsm_hook_defs.h" ]; then
-		tap_skip "the finished ports on $tv" "no $tv tree ($tt: make tree TARGET=$tv)"
-		continue
-	fi
-	tlog=$work-$tv.out
-	rc=0
-	fresh_target_kernel "$work-$tv"
-	nice -n 10 qemu-boot/port.sh --target "$tt" --work "$work-$tv" --baseline none --finished \
-		"${specs[@]}" >"$tlog" 2>&1 || rc=$?
-	tap_diag "$(grep -E '^\[|built in| verdict=|^build|^boot|port.sh:' "$tlog")"
-	tap_check "$tv: make port --finished passes (exit 0)" test $rc = 0
-	check_seeded "$tv: the target kernel starts from the objects of $tv's kernel lsm" "$work-$tv" "$tt" "$tlog"
-	# Seeded, Kbuild compiles security/ and what CONFIG_LSM touches, not the
-	# kernel (about 1,200 compilations cold; objtool relinked in the copy
-	# would make it all of them).
-	few_compilations() {
-		local n
-		n=$(sed -n 's/.*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p' "$tlog" | tail -n 1)
-		tap_diag "$tv: $n compilations in the seeded target build"
-		[ -n "$n" ] && [ "$n" -lt 400 ]
-	}
-	if grep -qF 'starts from the objects of' "$tlog"; then
-		tap_check "$tv: the seeded build compiles fewer than 400 files" few_compilations
-	fi
-	for m in "${mods[@]}"; do
-		tap_check "$tv: $m listed in /sys/kernel/security/lsm" \
-			grep -q "^# listed: $m\$" "$work-$tv/target-boot.log.tap"
-		tap_check "$tv: $m's guest test passes" \
-			grep -qE "^ok [0-9]+ - $m\$" "$work-$tv/target-boot.log.tap"
-	done
 done
 
 if [ "$baseline" = none ]; then

@@ -13,8 +13,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 echo "TAP version 13"
-O=build/verify
+# Its own build of verify/, not make verify's: it may run beside
+# tests/pipeline (tests/run.sh, second lane).
 work=build/verify-test
+O=$work/o
 rm -rf "$work"
 mkdir -p "$work"
 
