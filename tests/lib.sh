@@ -60,14 +60,20 @@ tap_tail() {
 # tests/forward and tests/pipeline need it.  rewind.sh's output is kept in
 # build/test-logs/make-baseline.log; a failure is a diagnostic (the suites
 # then skip, naming the missing baseline).  Run from the repository root.
+# One at a time (flock): the two lanes of tests/run.sh may ask at once, and
+# the second waits until the first has made it.
 make_baseline() {
-	local log=build/test-logs/make-baseline.log
-	[ ! -d build/baseline/.git ] || return 0
-	[ -f "$LSMCONV_DISTRO_TREE/security/security.c" ] && command -v spatch >/dev/null || return 0
+	local log=build/test-logs/make-baseline.log lock
 	mkdir -p build/test-logs
-	cocci/rewind/rewind.sh --tree "$LSMCONV_DISTRO_TREE" --out build/baseline \
-		--series build/test-baseline-series >"$log" 2>&1 ||
-		tap_diag "make baseline failed: $(tail -n 2 "$log")"
+	exec {lock}>build/test-logs/make-baseline.lock
+	flock "$lock"
+	if [ ! -d build/baseline/.git ] && [ -f "$LSMCONV_DISTRO_TREE/security/security.c" ] &&
+		command -v spatch >/dev/null; then
+		cocci/rewind/rewind.sh --tree "$LSMCONV_DISTRO_TREE" --out build/baseline \
+			--series build/test-baseline-series >"$log" 2>&1 ||
+			tap_diag "make baseline failed: $(tail -n 2 "$log")"
+	fi
+	exec {lock}>&-
 }
 
 # tap_done: plan line and exit status.

@@ -9,13 +9,14 @@
 # the others (the first lane, in order).  The kernel builds and the
 # single-threaded QEMU guests of the first lane leave one core idle for long
 # stretches (link steps, configuration, boots); the second lane takes that
-# time instead of adding its own.  A BESIDE entry SUITE runs at once: it
-# builds and boots no kernel and touches nothing in build/ that another suite
-# writes (the kernels, the guest files); it only reads the distro trees and
-# build/baseline, which nothing changes during make check (make_baseline
-# makes it first, before either lane starts).  An entry SUITE:AFTER waits
-# until the first lane's suite AFTER has ended: it may build and boot from
-# AFTER's kernels, in object directories of its own, but uses nothing that a
+# time instead of adding its own.  The second lane first makes build/baseline
+# (make_baseline, tests/lib.sh; tests/pipeline in the first lane waits for it
+# there), which nothing changes afterwards.  A BESIDE entry SUITE then runs at
+# once: it builds and boots no kernel and touches nothing in build/ that
+# another suite writes (the kernels, the guest files); it only reads the
+# distro trees and build/baseline.  An entry SUITE:AFTER waits until the
+# first lane's suite AFTER has ended: it may build and boot from AFTER's
+# kernels, in object directories of its own, but uses nothing that a
 # first-lane suite still running beside it writes (tests/lint checks both).
 # The second lane's TAP is printed when the first lane has ended.
 # LSMCONV_TEST_LANES=1 runs everything in one lane, in order; so does naming
@@ -68,8 +69,13 @@ tally() {
 mkdir -p "$logs"
 # The second lane itself (internal): its suites one after the other, quietly;
 # SUITE:AFTER first waits for AFTER's .rc (run_suite writes it when AFTER ends).
+# It makes build/baseline first, which its suites read; the first lane's
+# tests/pipeline waits for it (make_baseline holds a lock).
 if [ "${1:-}" = --lane ]; then
 	shift
+	# shellcheck source=tests/lib.sh
+	. tests/lib.sh
+	make_baseline
 	for e in "$@"; do
 		if [ "${e#*:}" != "$e" ]; then
 			until [ -f "$logs/${e#*:}.rc" ]; do sleep 2; done
@@ -109,10 +115,6 @@ stop_lane() {
 	[ -z "$lane" ] || kill -TERM -- "-$lane" 2>/dev/null
 }
 if [ ${#beside[@]} -gt 0 ]; then
-	# shellcheck source=tests/lib.sh
-	. tests/lib.sh
-	echo "# make baseline (build/baseline, read by both lanes) ..."
-	make_baseline
 	# No .rc of an earlier run: the lane waits for this run's.
 	for s in "${suites[@]}"; do rm -f "$logs/$s.rc"; done
 	# Its own session and process group: an interrupt stops the whole lane.
