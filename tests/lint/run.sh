@@ -78,7 +78,7 @@ tap_check "manifest mutation: a rule row whose file is missing fails naming it (
 # what the first-lane suites still running beside it write (tests/pipeline:
 # make verify's build/verify and build/pipeline-test; tests/rewind); and
 # build/baseline, which both lanes read, is written only by make_baseline
-# (tests/lib.sh), before the lanes start.  Mutations: the same checks with
+# (tests/lib.sh), first in the second lane.  Mutations: the same checks with
 # boot added to the lane, with verify using make verify's build/verify, and
 # with a suite line that rewinds into build/baseline, must name them.
 shared='build/kernels|build-kernel\.sh|boot-variants\.sh|qemu-boot/run\.sh|port\.sh|pipeline\.sh|build-initramfs\.sh'
