@@ -113,14 +113,13 @@ else
 fi
 
 progress 2 3 "building $name bzImage (-j$jobs, $LSMCONV_CC, log: $log)"
-read -r h0 m0 < <(ccache_hits)
+ccache_log_begin "$out/.lsmconv-ccache.log"
 if ! kmake "${keep[@]}" -j"$jobs" bzImage >>"$log" 2>&1; then
 	grep -E ': (error|fatal error):|Error [0-9]' "$log" | head -20 >&2
 	die_log "$log" "build of $name failed, see $log"
 fi
 bz=$out/arch/x86/boot/bzImage
 [ -f "$bz" ] || die "build finished but $bz is missing"
-read -r h1 m1 < <(ccache_hits)
-hits=$((h1 - h0)) calls=$((h1 - h0 + m1 - m0))
+read -r hits calls < <(ccache_log_count "$out/.lsmconv-ccache.log")
 progress 3 3 "$name: $bz ($(stat -c %s "$bz") bytes; ccache: $hits of $calls compilations from the cache)"
 echo "$bz"

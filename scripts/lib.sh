@@ -185,17 +185,20 @@ kbuild() {
 	make -C "$tree" O="$o" ARCH=x86_64 CC="$LSMCONV_CC" "$@"
 }
 
-# ccache_hits: "HITS MISSES" of build/ccache so far (0 0 without ccache);
-# the difference around a build is that build's hit rate.
-ccache_hits() {
-	if [ "$LSMCONV_CC" = gcc ]; then
-		echo "0 0"
-		return
-	fi
-	ccache --print-stats 2>/dev/null | awk -F'\t' '
-		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
-		$1 == "cache_miss" { m += $2 }
-		END { print h + 0, m + 0 }'
+# ccache_log_begin LOG: from now on the compilations this shell runs through
+# ccache are logged in LOG (ccache's stats_log, emptied first).  A build
+# counts only its own: make check builds two kernels at once, and the
+# cache-wide counters would add the other's compilations.
+ccache_log_begin() {
+	: >"$1"
+	export CCACHE_STATSLOG=$1
+}
+# ccache_log_count LOG: "HITS CALLS", the compilations logged in LOG and how
+# many came from the cache (0 0 without ccache).
+ccache_log_count() {
+	[ -s "$1" ] || { echo "0 0"; return; }
+	awk '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h++ }
+		$1 == "cache_miss" { m++ } END { print h + 0, h + m + 0 }' "$1"
 }
 
 # --- the tree's selftest suites ------------------------------------------------

@@ -5,7 +5,7 @@
 #
 # usage: tests/run.sh [SUITE...]
 #
-# With no SUITE, the suites of BESIDE run in a second lane, at nice 10, beside
+# With no SUITE, the suites of BESIDE run in a second lane, at nice 19, beside
 # the others (the first lane, in order).  The kernel builds and the
 # single-threaded QEMU guests of the first lane leave one core idle for long
 # stretches (link steps, configuration, boots); the second lane takes that
@@ -73,6 +73,11 @@ mkdir -p "$logs"
 # tests/pipeline waits for it (make_baseline holds a lock).
 if [ "${1:-}" = --lane ]; then
 	shift
+	# setsid gave the lane a session of its own, and with autogroup
+	# scheduling (Linux's default) a scheduling group of its own, which
+	# shares the CPUs evenly with make check's: a nice value inside it
+	# would not yield to the first lane.  The group itself is niced.
+	[ ! -w /proc/self/autogroup ] || echo 19 >/proc/self/autogroup 2>/dev/null || true
 	# shellcheck source=tests/lib.sh
 	. tests/lib.sh
 	make_baseline
@@ -118,11 +123,11 @@ if [ ${#beside[@]} -gt 0 ]; then
 	# No .rc of an earlier run: the lane waits for this run's.
 	for s in "${suites[@]}"; do rm -f "$logs/$s.rc"; done
 	# Its own session and process group: an interrupt stops the whole lane.
-	setsid nice -n 10 "$0" --lane "${lanes[@]}" </dev/null >"$logs/lane.log" 2>&1 &
+	setsid nice -n 19 "$0" --lane "${lanes[@]}" </dev/null >"$logs/lane.log" 2>&1 &
 	lane=$!
 	trap 'stop_lane; exit 130' INT
 	trap 'stop_lane; exit 143' TERM
-	echo "# suites ${lanes[*]}: running beside the others (nice 10; SUITE:AFTER once AFTER has ended), printed at the end"
+	echo "# suites ${lanes[*]}: running beside the others (nice 19; SUITE:AFTER once AFTER has ended), printed at the end"
 fi
 for s in "${first[@]}"; do
 	echo "# suite $s"

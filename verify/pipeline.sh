@@ -263,7 +263,7 @@ first_error() {	# first_error LOG: "file:line: message" of the first error
 
 base_bz='' conv_bz='' no_kernel='step 2 was not run'
 step_build() {
-	local o=$tree/${LSMCONV_OBJ_PREFIX}bisect commits c i=0 subj t th log errs=() h0 m0 h1 m1
+	local o=$tree/${LSMCONV_OBJ_PREFIX}bisect commits c i=0 subj t th log errs=() hits calls
 	if [ -z "$base" ]; then
 		no_kernel="no kernel: $no_tree"
 		record 2 skip "$no_tree"
@@ -289,7 +289,7 @@ step_build() {
 		fi
 		progress 2 "$NSTEPS" "  patch $i/$((${#commits[@]} - 1)): building: $subj"
 		g checkout -q --detach "$c"
-		read -r h0 m0 < <(ccache_hits)
+		ccache_log_begin "$out/logs/ccache.log"
 		if ! configure "$o" false "$R/qemu-boot/config/base.config" "$frag" ||
 			! kmake "$o" -j"$jobs" bzImage >"$log" 2>&1; then
 			cat "$o/build.log" >>"$log" 2>/dev/null || true
@@ -304,8 +304,8 @@ step_build() {
 			return
 		fi
 		touch "$o/done/$th"
-		read -r h1 m1 < <(ccache_hits)
-		echo "| $i | $subj | ok | $(($(date +%s) - t)) s | $((h1 - h0)) of $((h1 - h0 + m1 - m0)) |" >>"$out/build-table.md"
+		read -r hits calls < <(ccache_log_count "$out/logs/ccache.log")
+		echo "| $i | $subj | ok | $(($(date +%s) - t)) s | $hits of $calls |" >>"$out/build-table.md"
 		if [ "$i" -eq 0 ] && ! $stand_in; then
 			cp "$o/arch/x86/boot/bzImage" "$kdir/baseline-$th.bzImage"
 			base_bz=$kdir/baseline-$th.bzImage
@@ -434,7 +434,7 @@ step_equiv() {
 
 # --- step 5: full stack -----------------------------------------------------------
 step_stack() {
-	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v h0 m0 h1 m1
+	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v hits calls
 	converted_tree 5 "the baseline has no stacking to prove" || return 0
 	# A first stack build starts from step 2's objects of this tree (its last
 	# build is the final commit): Kbuild compiles what the config change
@@ -451,13 +451,13 @@ step_stack() {
 		record 5 fail "lsm.config or a selftest fragment does not fit the converted tree: $(head -3 "$o/lost-options" 2>/dev/null | paste -sd';' -)"
 		return
 	fi
-	read -r h0 m0 < <(ccache_hits)
+	ccache_log_begin "$out/logs/ccache.log"
 	if ! kmake "$o" -j"$jobs" bzImage >"$out/logs/stack-build.log" 2>&1; then
 		record 5 fail "the converted tree with every LSM does not build: $(first_error "$out/logs/stack-build.log")"
 		return
 	fi
-	read -r h1 m1 < <(ccache_hits)
-	note "- stack build: $((h1 - h0)) of $((h1 - h0 + m1 - m0)) compilations from ccache"
+	read -r hits calls < <(ccache_log_count "$out/logs/ccache.log")
+	note "- stack build: $hits of $calls compilations from ccache"
 	bz=$o/arch/x86/boot/bzImage
 	if ! ll=$("$R/qemu-boot/build-selftests.sh" --tree "$tree" --suite landlock \
 		--out "$work/selftests/landlock" 2>"$out/logs/selftests.log"); then

@@ -120,6 +120,27 @@ else
 fi
 rm -rf "$frag" "$frag2" build/kernels/fragcheck "$tree/.lsmconv-obj-fragcheck"
 
+# ccache_log_begin/count (scripts/lib.sh): a build counts its own
+# compilations only, not those of a build running beside it (make check's two
+# lanes).  Here: one compilation counted, another at the same time (outside the
+# log) not.  The breakage it catches: counting by the cache-wide counters, as
+# before, gives 2.
+own_count() {
+	bash -c '. scripts/lib.sh
+		command -v ccache >/dev/null || exit 1
+		d=$(mktemp -d)
+		printf "int a%s;\n" "$$" >"$d/a.c"
+		printf "int b%s;\n" "$$" >"$d/b.c"
+		ccache_log_begin "$d/log"
+		ccache gcc -c "$d/a.c" -o "$d/a.o" &
+		(unset CCACHE_STATSLOG; ccache gcc -c "$d/b.c" -o "$d/b.o")
+		wait
+		ccache_log_count "$d/log"
+		rm -rf "$d"'
+}
+tap_check "ccache_log_count: a build counts its own compilation, not one beside it" \
+	test "$(own_count)" = "0 1"
+
 out=$(scripts/deps.sh 2>&1)
 tap_check "deps.sh a second time installs nothing" grep -q 'all [0-9]* packages present' <<<"$out"
 
