@@ -10,7 +10,9 @@
 # that must appear, grep -F, in the report) and exit.expect (convert.sh's
 # exit status, default 0).  Per case: one test for the output (byte
 # comparison and exit status), one for idempotence (converting expected.c
-# changes nothing), one per report.expect line.
+# changes nothing), one per report.expect line.  The idempotence run is one
+# convert.sh run over every case's expected.c, as a maintainer converts a
+# tree (a spatch start-up per rule, not per rule and case).
 # Then a few checks of convert.sh itself (errors, in-place and tree mode),
 # unless PATTERN is given and is not "driver".
 # TREE=DIR picks the target tree (default: the distro tree); JOBS=N
@@ -120,8 +122,29 @@ run_case() {
 		done <"$c/report.expect"
 	fi
 
-	convert "$TMP/$name.again" "$c/expected.c"
-	same_output "$name: idempotent (expected.c converts to itself)" "$c/expected.c" "$TMP/$name.again"
+	local again=$TMP/idem/out/$name.c
+	if cmp -s -- "$c/expected.c" "$again"; then
+		ok "$name: idempotent (expected.c converts to itself)"
+	else
+		not_ok "$name: idempotent (expected.c converts to itself)"
+		if [[ -f "$again" ]]; then
+			diff -u -- "$c/expected.c" "$again" | head -n 40 | diag || true
+		fi
+		tail -n 5 "$TMP/idem/stderr" | diag
+	fi
+}
+
+# idempotence CASE...: every case's expected.c, as NAME.c, through one
+# convert.sh run into $TMP/idem/out (run_case compares).
+idempotence() {
+	local c
+	mkdir -p "$TMP/idem/in"
+	for c in "$@"; do
+		[[ ! -f "$c/expected.c" ]] || cp -- "$c/expected.c" "$TMP/idem/in/$(basename -- "$c").c"
+	done
+	"$ROOT/convert.sh" file "$TMP/idem/in"/*.c --target "$TARGET" --jobs "$JOBS" \
+		--out "$TMP/idem/out" --report "$TMP/idem/report.md" \
+		>"$TMP/idem/stdout" 2>"$TMP/idem/stderr" || true
 }
 
 # Run the cases, JOBS at a time; each leaves NAME.tap, then NAME.done.
@@ -276,6 +299,7 @@ main() {
 	else
 		TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsmconv-cocci.XXXXXX")
 		trap cleanup EXIT
+		idempotence "${cases[@]}"
 		launch "${cases[@]}" &
 		# Print each case's results in order, as soon as it is done.
 		for c in "${cases[@]}"; do
