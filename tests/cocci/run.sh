@@ -68,17 +68,17 @@ convert() {
 		>"$dir/stdout" 2>"$dir/stderr" || RC=$?
 }
 
-# same_output DESC EXPECTED RUN: convert's RUN/out/input.c is EXPECTED; else
-# the diff and the end of its stderr.
+# same_output DESC EXPECTED OUT STDERR: convert.sh's output OUT is EXPECTED;
+# else the diff and the end of its STDERR.
 same_output() {
-	if cmp -s -- "$2" "$3/out/input.c"; then
+	if cmp -s -- "$2" "$3"; then
 		ok "$1"
 	else
 		not_ok "$1"
-		if [[ -f "$3/out/input.c" ]]; then
-			diff -u -- "$2" "$3/out/input.c" | head -n 40 | diag || true
+		if [[ -f "$3" ]]; then
+			diff -u -- "$2" "$3" | head -n 40 | diag || true
 		fi
-		tail -n 5 "$3/stderr" | diag
+		tail -n 5 "$4" | diag
 	fi
 }
 
@@ -96,7 +96,8 @@ run_case() {
 
 	convert "$TMP/$name" "$c/input.c"
 	if [[ $RC == "$want_rc" ]]; then
-		same_output "$name: output matches expected.c (exit $RC)" "$c/expected.c" "$TMP/$name"
+		same_output "$name: output matches expected.c (exit $RC)" "$c/expected.c" \
+			"$TMP/$name/out/input.c" "$TMP/$name/stderr"
 	else
 		not_ok "$name: output matches expected.c (exit $RC, want $want_rc)"
 		tail -n 5 "$TMP/$name/stderr" | diag
@@ -122,16 +123,8 @@ run_case() {
 		done <"$c/report.expect"
 	fi
 
-	local again=$TMP/idem/out/$name.c
-	if cmp -s -- "$c/expected.c" "$again"; then
-		ok "$name: idempotent (expected.c converts to itself)"
-	else
-		not_ok "$name: idempotent (expected.c converts to itself)"
-		if [[ -f "$again" ]]; then
-			diff -u -- "$c/expected.c" "$again" | head -n 40 | diag || true
-		fi
-		tail -n 5 "$TMP/idem/stderr" | diag
-	fi
+	same_output "$name: idempotent (expected.c converts to itself)" "$c/expected.c" \
+		"$TMP/idem/out/$name.c" "$TMP/idem/stderr"
 }
 
 # idempotence CASE...: every case's expected.c, as NAME.c, through one
