@@ -83,6 +83,7 @@ for i in "${!labels[@]}"; do
 		tsc*) ;;
 		*)
 			echo "${0##*/}: ${labels[$i]} boot $b: not counted (no TSC clock in 3 tries)" >&2
+			status=1
 			continue
 			;;
 		esac
