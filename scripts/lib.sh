@@ -177,12 +177,39 @@ kbuild_seed() {
 	echo "starts from the objects of $s"
 }
 
-# kbuild TREE OBJDIR ARGS...: make in TREE for x86_64 with O=OBJDIR and
-# $LSMCONV_CC.
+# ccache_mode TREE: how ccache looks up TREE's compilations, "preprocessor"
+# or "depend".  After a direct-mode miss (the sources or any header, the
+# config's autoconf.h included, differ), ccache's default runs the
+# preprocessor and looks the output up: an object compiled under another
+# config is found when its preprocessed text is the same.  make baseline
+# rewinds the distro tree, and the baseline and the steps of the series
+# (baseline.config) find most of their objects among the compilations of the
+# distro kernel lsm (lsm.config) that way: 699 of the baseline's 1,118, 475
+# of "Switch to lists".  That lookup costs a preprocessor run on every miss,
+# beside the compiler's own.  Kernels of every other tree share objects only
+# with builds of the same config, which the direct lookup finds: their
+# compilations run in depend mode (the compiler's dependency file replaces
+# the preprocessor run; about 25 % less CPU per miss).  The distro tree's
+# family is its kernel version: the baseline, make verify's clone and make
+# port's scratch copies keep it.
+ccache_mode() {
+	if [ "$(kernel_version "$1" 2>/dev/null)" = "$(kernel_version "$LSMCONV_DISTRO_TREE" 2>/dev/null)" ]; then
+		echo preprocessor
+	else
+		echo depend
+	fi
+}
+
+# kbuild TREE OBJDIR ARGS...: make in TREE for x86_64 with O=OBJDIR,
+# $LSMCONV_CC and ccache in TREE's mode (ccache_mode).  The host programs
+# (kconfig, fixdep, objtool: built again in every object directory) are
+# compiled through $LSMCONV_CC too.
 kbuild() {
-	local tree=$1 o=$2
+	local tree=$1 o=$2 mode=CCACHE_DEPEND
 	shift 2
-	make -C "$tree" O="$o" ARCH=x86_64 CC="$LSMCONV_CC" "$@"
+	[ "$(ccache_mode "$tree")" = depend ] || mode=CCACHE_NODEPEND
+	env -u CCACHE_DEPEND -u CCACHE_NODEPEND "$mode=1" \
+		make -C "$tree" O="$o" ARCH=x86_64 CC="$LSMCONV_CC" HOSTCC="$LSMCONV_CC" "$@"
 }
 
 # ccache_log_begin LOG: from now on the compilations this shell runs through

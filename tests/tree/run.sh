@@ -141,6 +141,25 @@ own_count() {
 tap_check "ccache_log_count: a build counts its own compilation, not one beside it" \
 	test "$(own_count)" = "0 1"
 
+# ccache_mode and kbuild (scripts/lib.sh): kernels of the distro tree's
+# version (the baseline and the series take their objects from its kernel
+# under another config) are looked up through the preprocessor, every other
+# tree's in depend mode; kbuild hands the mode to ccache.  A stub make on
+# PATH prints what kbuild gave it.
+other=$(mktemp -d)
+printf 'VERSION = 5\nPATCHLEVEL = 99\nSUBLEVEL = 0\nEXTRAVERSION =\n' >"$other/Makefile"
+mkdir "$other/bin"
+printf '#!/bin/sh\nenv | grep -E "^CCACHE_(NO)?DEPEND=" | sort\n' >"$other/bin/make"
+chmod +x "$other/bin/make"
+kbuild_env() {
+	PATH="$other/bin:$PATH" bash -c '. scripts/lib.sh; kbuild "$1" "$1/o"' _ "$1"
+}
+tap_check "kbuild: the distro tree's kernels in ccache's preprocessor mode (CCACHE_NODEPEND)" \
+	test "$(kbuild_env "$tree")" = CCACHE_NODEPEND=1
+tap_check "kbuild: another kernel version's in depend mode (CCACHE_DEPEND)" \
+	test "$(CCACHE_NODEPEND=1 kbuild_env "$other")" = CCACHE_DEPEND=1
+rm -rf "$other"
+
 out=$(scripts/deps.sh 2>&1)
 tap_check "deps.sh a second time installs nothing" grep -q 'all [0-9]* packages present' <<<"$out"
 
