@@ -53,6 +53,13 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$LSMCONV_ROOT/verify/hookcost/h
 "$LSMCONV_ROOT/qemu-boot/build-initramfs.sh" --out "$work/initramfs.cpio.gz" \
 	--add "$bin:lsmtest/hookbench" >/dev/null
 
+# guest_clock LOG: the clocksource the guest last switched to before its
+# figures ("tsc", "tsc-early", "jiffies", ...).
+guest_clock() {
+	tr -d '\r' <"$1" | awk '/^# hookbench /{ exit }
+		/clocksource: Switched to clocksource/{ c = $NF } END { print c }'
+}
+
 # One line per boot and operation: LABEL BOOT OP NS
 : >"$work/figures"
 total=$((${#labels[@]} * boots)) step=0 status=0
@@ -69,9 +76,8 @@ for i in "${!labels[@]}"; do
 			"$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "${kernels[$i]}" \
 				--initrd "$work/initramfs.cpio.gz" --log "$log" \
 				--append "${args[$i]} lsmtest=hookbench" >"$log.verdict" || true
-			clk=$(tr -d '\r' <"$log" | awk '/^# hookbench /{ exit }
-				/clocksource: Switched to clocksource/{ c = $NF } END { print c }')
-			case $clk in tsc*) break ;; esac
+			clk=$(guest_clock "$log")
+			[[ $clk == tsc* ]] && break
 			echo "${0##*/}: ${labels[$i]} boot $b, try $try: the guest's clock was ${clk:-unknown}, not the TSC" >&2
 		done
 		if ! grep -aq '^# hookbench getpid ' "$log.tap"; then
@@ -79,14 +85,11 @@ for i in "${!labels[@]}"; do
 			status=1
 			continue
 		fi
-		case $clk in
-		tsc*) ;;
-		*)
+		if [[ $clk != tsc* ]]; then
 			echo "${0##*/}: ${labels[$i]} boot $b: not counted (no TSC clock in 3 tries)" >&2
 			status=1
 			continue
-			;;
-		esac
+		fi
 		tr -d '\r' <"$log.tap" |
 			sed -n "s/^# hookbench \\([a-z0-9]*\\) median_ns=\\([0-9]*\\) .*/${labels[$i]} $b \\1 \\2/p" \
 				>>"$work/figures"
