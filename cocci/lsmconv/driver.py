@@ -9,10 +9,11 @@ inputs, turns what they print into items (lsmconv.items), renders report.md
 from the items (lsmconv.report) and only then writes the results: in place
 through the original files, or into --out.
 
-Exit status (EXIT_* below): 0 done, 1 todos left, 2 usage, input or setup
-error (nothing written), 3 failure after writing started (the message names
-what was written), 130/143 interrupted by SIGINT/SIGTERM (nothing written:
-children stopped, temporary files removed, outputs as before).
+Exit status (lsmconv.exits, docs/CONTRACTS.md): 0 done, 1 todos left, 2 usage,
+input or setup error (nothing written), 3 failure after writing started (the
+message names what was written), 130/143 interrupted by SIGINT/SIGTERM
+(nothing written: children stopped, temporary files removed, outputs as
+before).
 """
 import concurrent.futures
 import os
@@ -26,6 +27,7 @@ import tempfile
 import threading
 import time
 
+from . import exits
 from . import fsio
 from . import hooks as H
 from . import items as I
@@ -34,8 +36,6 @@ from . import manifest as M
 from . import names
 from . import paths as P
 from . import report as R
-
-EXIT_DONE, EXIT_TODO, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
 PROG = os.environ.get("LSMCONV_PROG", "convert.sh")
 ROOT, COCCI = P.ROOT, P.COCCI
@@ -100,7 +100,7 @@ See docs/converter.md.
 
 
 class Fail(Exception):
-    def __init__(self, msg, code=EXIT_USAGE):
+    def __init__(self, msg, code=exits.USAGE):
         Exception.__init__(self, msg)
         self.code = code
 
@@ -1024,7 +1024,7 @@ def convert(o):
             failed = inst.undo()
             raise Fail("writing the results failed: %s; %s" % (
                 _oserr(e), "restored what was written" if not failed else
-                "could not restore: " + ", ".join(failed)), EXIT_FAILED)
+                "could not restore: " + ", ".join(failed)), exits.FAILED)
         # past the point of no return: a signal now is noted, not obeyed
         _State.deferred = True
         inst.journal = []
@@ -1040,14 +1040,14 @@ def convert(o):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
             raise Fail("cannot write the report: %s (the results are written: %s)"
                        % (_oserr(e), ", ".join(inst.written) or "no file changed"),
-                       EXIT_FAILED)
+                       exits.FAILED)
     except Interrupted:
         _State.deferred = True
         _stop_children()
         failed = inst.undo() if inst else []
         raise Fail("interrupted%s" % (
             "" if not failed else "; could not restore: " + ", ".join(failed)),
-            128 + (_State.signum or signal.SIGINT))
+            exits.interrupted(_State.signum or signal.SIGINT))
     finally:
         _State.deferred = True
         _stop_children()
@@ -1062,8 +1062,8 @@ def convert(o):
     if ntodo:
         say("%s: %d item(s) left for a human (see the report)" % (PROG, ntodo))
         if not o.allow_partial:
-            return EXIT_TODO
-    return EXIT_DONE
+            return exits.TODO
+    return exits.DONE
 
 
 def main(argv=None):
@@ -1075,7 +1075,7 @@ def main(argv=None):
         if o is None:
             sys.stdout.write(USAGE)
             sys.stdout.flush()
-            return EXIT_DONE
+            return exits.DONE
         return convert(o)
     except Fail as e:
         if e.args[0]:
@@ -1087,10 +1087,10 @@ def main(argv=None):
     except Interrupted as e:
         _stop_children()
         say("%s: interrupted (%s)" % (PROG, signal.Signals(e.signum).name))
-        return 128 + e.signum
+        return exits.interrupted(e.signum)
     except OSError as e:
         say("%s: %s" % (PROG, _oserr(e)))
-        return EXIT_FAILED
+        return exits.FAILED
 
 
 if __name__ == "__main__":
