@@ -108,6 +108,14 @@ note() { results+=("$1"); }
 failed() { results+=("$1"); status=1; }
 
 # --- 1. convert ----------------------------------------------------------
+# todo_count ITEMS: the number of todos in a conversion's items (never read
+# from the Markdown report).
+todo_count() {
+	local c
+	c=$(PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.items count "$1") ||
+		{ echo "an unknown number of (no readable items: $1)"; return 0; }
+	awk '$1 == "todo" { n = $2 } END { print n + 0 }' <<<"$c"
+}
 # convert.sh's results by input and rules hash: a rerun (the mutation, the
 # finished/ port) does not parse the same sources again.
 export LSMCONV_PORT_CACHE=${LSMCONV_PORT_CACHE:-$work/convert-cache}
@@ -118,19 +126,22 @@ for i in $(seq 0 $((n - 1))); do
 	name=${names[$i]} src=${srcs[$i]}
 	out=$work/$name/converted
 	rm -rf "$out"
+	rm -f "$work/$name/items.jsonl"
 	mkdir -p "$out"
 	rc=0
 	if [ $port_mode = 1 ]; then
 		"$LSMCONV_ROOT/convert.sh" port "$src" --target "$target" --name "$name" \
-			--out "$out" --report "$work/$name/report.md" >"$work/$name/convert.log" 2>&1 || rc=$?
+			--out "$out" --report "$work/$name/report.md" --items "$work/$name/items.jsonl" \
+			>"$work/$name/convert.log" 2>&1 || rc=$?
 	else
 		mapfile -t files < <(find "$src" -maxdepth 1 -name '*.[ch]' | sort)
 		"$LSMCONV_ROOT/convert.sh" file "${files[@]}" --target "$target" \
-			--out "$out" --report "$work/$name/report.md" >"$work/$name/convert.log" 2>&1 || rc=$?
+			--out "$out" --report "$work/$name/report.md" --items "$work/$name/items.jsonl" \
+			>"$work/$name/convert.log" 2>&1 || rc=$?
 	fi
 	case $rc in
 	0) echo "  $name: converted, nothing left for a human" >&2 ;;
-	1) echo "  $name: converted, $(grep -c '^- .*:[0-9]*: ' <(sed -n '/^## Left for a human/,/^## /p' "$work/$name/report.md")) todo(s) left (report: $work/$name/report.md)" >&2 ;;
+	1) echo "  $name: converted, $(todo_count "$work/$name/items.jsonl") todo(s) left (report: $work/$name/report.md)" >&2 ;;
 	*) sed 's/^/    /' "$work/$name/convert.log" | tail -5 >&2
 	   fail_setup "$name: convert.sh failed (exit $rc), see $work/$name/convert.log" ;;
 	esac
@@ -152,12 +163,14 @@ for i in $(seq 0 $((n - 1))); do
 	name=${names[$i]}
 	fp=$work/$name/finished-port
 	rm -rf "$fp"
+	rm -f "$work/$name/finished-items.jsonl"
 	rc=0
 	"$LSMCONV_ROOT/convert.sh" port "${fins[$i]}" --target "$target" --name "$name" --out "$fp" \
-		--report "$work/$name/finished-report.md" >"$work/$name/finished-port.log" 2>&1 || rc=$?
+		--report "$work/$name/finished-report.md" --items "$work/$name/finished-items.jsonl" \
+		>"$work/$name/finished-port.log" 2>&1 || rc=$?
 	case $rc in
 	0) ;;
-	1) echo "  $name: finished/ on $(kernel_version "$target"): $(grep -c '^- .*:[0-9]*: ' <(sed -n '/^## Left for a human/,/^## /p' "$work/$name/finished-report.md")) todo(s) for this target (report: $work/$name/finished-report.md)" >&2 ;;
+	1) echo "  $name: finished/ on $(kernel_version "$target"): $(todo_count "$work/$name/finished-items.jsonl") todo(s) for this target (report: $work/$name/finished-report.md)" >&2 ;;
 	*) sed 's/^/    /' "$work/$name/finished-port.log" | tail -5 >&2
 	   fail_setup "$name: convert.sh port of finished/ failed (exit $rc), see $work/$name/finished-port.log" ;;
 	esac
@@ -171,7 +184,7 @@ for i in $(seq 0 $((n - 1))); do
 	name=${names[$i]}
 	rc=0
 	PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.finishcheck --tool "$work/$name/converted" \
-		--finished "${fins[$i]}" --report "$work/$name/report.md" \
+		--finished "${fins[$i]}" --items "$work/$name/items.jsonl" \
 		--edits "${fsrc[$i]}/EDITS.tsv" >"$work/$name/finished-diff.tsv" || rc=$?
 	echo "  $name: finished/ differs from the tool output in $(grep -c '' "$work/$name/finished-diff.tsv" || true) hunk(s), $(grep -c '^unnamed' "$work/$name/finished-diff.tsv" || true) of them named by no todo" >&2
 	sed -n 's/^unnamed\t/    not named by a todo: /p' "$work/$name/finished-diff.tsv" >&2
@@ -346,7 +359,7 @@ if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 
 			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
 		rc=0
 		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$work/$name/compile.log" \
-			--report "$work/$name/report.md" --module-dir "security/$name" \
+			--items "$work/$name/items.jsonl" --module-dir "security/$name" \
 			--src "$work/$name/build-src" >"$work/$name/attribution.tsv" || rc=$?
 		rep=$(grep -c '^reported' "$work/$name/attribution.tsv" || true)
 		unrep=$(grep -c '^not-reported' "$work/$name/attribution.tsv" || true)

@@ -247,9 +247,14 @@ commit_step() {	# commit_step I SUBJECT: commit what step I changed
 		g commit -q --no-verify -F "$work/logs/$i.msg"
 }
 
-# items count|todos FILE: convert.sh's items (lsmconv.items), never its Markdown.
+# items count|todos|select|from-tsv|from-lines ...: the items (lsmconv.items),
+# never the Markdown; report section series FILE: the todo section of
+# report.md, rendered by lsmconv.report from items.
 items() {
 	PYTHONPATH="$R/cocci${PYTHONPATH:+:$PYTHONPATH}" python3 -m lsmconv.items "$@"
+}
+report() {
+	PYTHONPATH="$R/cocci${PYTHONPATH:+:$PYTHONPATH}" python3 -m lsmconv.report "$@"
 }
 
 # summary I: counts of what step I's tools did, for its commit message.
@@ -378,13 +383,8 @@ write_report() {
 		echo "- target: linux-source $(kernel_version "$target")"
 		echo "- signed off by: $signoff"
 		echo
-		echo "## Left for a human in the final tree"
-		echo
-		if [ -s "$work/final-todo.txt" ]; then
-			sed 's/^/- /' "$work/final-todo.txt"
-		else
-			echo "Nothing."
-		fi
+		# the section is lsmconv.report's, rendered from the items
+		report section series "$work/final-todo.jsonl"
 		echo
 		echo "## checkpatch.pl (target's scripts/checkpatch.pl --no-tree)"
 		echo
@@ -465,26 +465,26 @@ main() {
 		KEPT+=("$i")
 	done
 	[ ${#KEPT[@]} -gt 0 ] || fail "no step changed the baseline: nothing to write"
-	final_todos >"$work/final-todo.txt"
+	final_todos >"$work/final-todo.jsonl"
+	todo=$(items count "$work/final-todo.jsonl" | awk '$1 == "todo" { n = $2 } END { print n + 0 }')
 	write_series
-	todo=$(wc -l <"$work/final-todo.txt")
 	if [ "$todo" -gt 0 ]; then
 		echo "series: $todo item(s) left for a human in the final tree (see $out/report.md)" >&2
 		[ "$allow_partial" -eq 1 ] || exit 1
 	fi
 }
 
-# final_todos: what is left for a human after the last step, one per line:
-# forward.py's todos, the todos of the last convert.sh run, and any legacy
-# API still in the framework or module sources.
+# final_todos: the items left for a human after the last step (items.jsonl,
+# lsmconv.items): forward.py's todos, the todos of the last convert.sh run,
+# and any legacy API still in the framework or module sources.
 final_todos() {
 	local last='' i
 	for i in "${!STEPS[@]}"; do
 		[ -e "$work/logs/$i.conv.jsonl" ] && last=$i
 	done
-	cat "$work"/logs/*.items | awk -F'\t' '$1 == "todo" { printf "%s: %s\n", $2, $3 }'
+	items from-tsv forward "$work"/logs/*.items | items select todo /dev/stdin
 	if [ -n "$last" ]; then
-		items todos "$work/logs/$last.conv.jsonl" | sed "s|$tree/||"
+		items select todo --sort --strip "$tree" "$work/logs/$last.conv.jsonl"
 	fi
 	# legacy API in the final tree that the target does not have too (its
 	# comments still mention security_ops)
@@ -493,7 +493,7 @@ final_todos() {
 		while IFS=: read -r f l text; do
 			grep -qxF -- "$text" "$target/$f" 2>/dev/null ||
 				echo "$f:$l: legacy LSM API left in the final tree: ${text#"${text%%[![:space:]]*}"}"
-		done || true
+		done | items from-lines series || true
 }
 
 main "$@"

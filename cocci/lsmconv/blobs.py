@@ -20,13 +20,13 @@ EXPR_TYPES (expressions whose type the port cannot read from a declaration)
 and LEGACY_MEMBERS (blob pointers of the legacy kernels, so that a use is
 named even where the target allocates no such blob).
 
-rewrite(port, Item, Line) is the port's `blob` check (see docs/porting.md,
+rewrite(port) is the port's `blob` check (see docs/porting.md,
 port mode): for each kind whose alloc/free hooks in the module have the
 simple shapes, it declares NAME_blob_sizes and an accessor NAME_KIND(),
 sets .blobs in DEFINE_LSM(NAME), removes the simple hooks and their
 LSM_HOOK_INIT entries, turns a copying alloc hook (cred_prepare) into one
 that uses the accessors, and rewrites the other reads; everything else is
-a todo.
+a todo (items on the port's lines: lsmconv.items).
 """
 import os
 import re
@@ -34,6 +34,7 @@ import sys
 
 from lsmconv.port_c import strip_comments
 from lsmconv import hooks as hookmod, source
+from lsmconv.items import Line, port_item as Item
 
 # expression -> (struct type, reason).  The only hand-typed type knowledge.
 EXPR_TYPES = {
@@ -268,7 +269,7 @@ def expr_type(base, decls):
 USE_RE = r"(&\s*)?(\b\w+\s*(?:\(\s*\))?)\s*->\s*(%s)\b(\s*=(?!=))?"
 
 
-def rewrite(port, Item, Line, enabled=True):
+def rewrite(port, enabled=True):
     """The `blob` check of the port (see the module docstring)."""
     ks = kinds(port.target)
     by_member = {}
@@ -494,7 +495,7 @@ def rewrite(port, Item, Line, enabled=True):
         lines = files[p["rel"]]
         acc = "%s_%s" % (ident, kname)
         for h, fn, f, obj, t, ptr in p["copy"]:
-            _copy_rewrite(p["rel"], lines, f, obj, ks[kname].member, t, ptr, acc, h, fn, Item,
+            _copy_rewrite(p["rel"], lines, f, obj, ks[kname].member, t, ptr, acc, h, fn,
                           kill, dead)
     # removed hooks: their entries and functions
     for kname, p in plan.items():
@@ -601,7 +602,7 @@ def insert_point(code_lines, types):
     return at
 
 
-def _copy_rewrite(rel, lines, f, obj, member, t, ptr, acc, hook, fn, Item, kill, dead):
+def _copy_rewrite(rel, lines, f, obj, member, t, ptr, acc, hook, fn, kill, dead):
     """In a copy hook: `struct T *p;`/`p = kzalloc(...)`/NULL check/`obj->member = p`
     -> `struct T *p = acc(obj);`."""
     first, last = f[2], f[3]

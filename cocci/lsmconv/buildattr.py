@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Attribute the compile errors of a ported module to the todos of its report.
+"""Attribute the compile errors of a ported module to the todos of its port.
 
 `make port` (qemu-boot/port.sh) builds a converted module inside a kernel
 tree.  Every compiler error in the module's directory must be explained by a
-todo of the port report: the same file and line, or the same function (the
+todo of the port (its items, lsmconv.items): the same file and line, or the same function (the
 function gcc names in "In function 'f'", or the one around the todo's line,
 or a function the todo's text names).  An error no todo explains is "not
 reported"; when it concerns the LSM API it means the report gave a false
 all-clear, and the run fails.
 
-usage: python3 -m lsmconv.buildattr --log BUILD.LOG --report REPORT.md
+usage: python3 -m lsmconv.buildattr --log BUILD.LOG --items ITEMS.jsonl
            --module-dir security/NAME --src DIR
 prints one line per error:
     reported<TAB>file:line<TAB>error<TAB>todo
@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+from lsmconv import items as I
+
 # An error is about the LSM API when its text or its source line names it.
 LSM_API = re.compile(
     r'security_operations|security_hook_list|security_hook_heads|LSM_HOOK_INIT|'
@@ -32,25 +34,13 @@ LSM_API = re.compile(
 
 ERROR = re.compile(r'^(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$')
 IN_FUNC = re.compile(r"^(?P<file>[^:\s]+): In function ['‘](?P<func>[A-Za-z_]\w*)['’]:")
-TODO = re.compile(r'^- (?P<file>[^:\s]+):(?P<line>\d+): (?P<detail>.*)$')
 FUNC_DEF = re.compile(r'^[A-Za-z_][^;{}()]*?\b(?P<name>[A-Za-z_]\w*)\s*\(')
 
 
-def parse_todos(report_text):
-    """Todo items of a report: the lines under '## Left for a human'."""
-    todos = []
-    inside = False
-    for line in report_text.splitlines():
-        if line.startswith('## '):
-            inside = line.strip().lower().startswith('## left for a human')
-            continue
-        if not inside:
-            continue
-        m = TODO.match(line.strip())
-        if m:
-            todos.append((os.path.basename(m.group('file')), int(m.group('line')),
-                          m.group('detail')))
-    return todos
+def load_todos(path):
+    """[(basename, line, text)] of the todo items of an items.jsonl (the
+    text as the report shows it: `[check] message`)."""
+    return [(os.path.basename(i.file), int(i.line), I.text(i)) for i in I.todos(I.load(path))]
 
 
 def functions(text):
@@ -165,22 +155,21 @@ def module_sources(d):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--log', required=True)
-    ap.add_argument('--report', required=True)
+    ap.add_argument('--items', required=True, help='the port\'s items.jsonl')
     ap.add_argument('--module-dir', required=True)
     ap.add_argument('--src', required=True, help='directory of the built module sources')
     a = ap.parse_args(argv)
     try:
         with open(a.log, errors='replace') as fh:
             log = fh.read()
-        with open(a.report, errors='replace') as fh:
-            report = fh.read()
+        todos = load_todos(a.items)
         sources = module_sources(a.src)
-    except OSError as e:
+    except (OSError, ValueError) as e:
         print(f'buildattr: {e}', file=sys.stderr)
         return 2
     bad = 0
     for (f, ln, _fn, msg), hit, api in attribute(parse_errors(log, a.module_dir),
-                                                 parse_todos(report), sources):
+                                                 todos, sources):
         if hit:
             print(f'reported\t{f}:{ln}\t{msg}\t{hit[0]}:{hit[1]}: {hit[2]}')
         else:

@@ -2,11 +2,12 @@
 """Check that a hand-finished port differs from the tool output only where
 the port report's todos said to edit.
 
-    python3 -m lsmconv.finishcheck --tool DIR --finished DIR --report REPORT.md
+    python3 -m lsmconv.finishcheck --tool DIR --finished DIR --items ITEMS.jsonl
                                    [--edits EDITS.tsv]
 
 Every hunk of `diff TOOL/F FINISHED/F` (for each .c/.h file of either side)
-must be explained: it touches a line a todo names (file:line of the tool
+must be explained by a todo of the port (its items, lsmconv.items): it
+touches a line a todo names (file:line of the tool
 output), lies in a function around a todo's line or named in a todo's text,
 changes a line that uses a function a todo names or is in, changes a line
 with an identifier (one with an underscore) the todo's text names (the
@@ -99,12 +100,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--tool', required=True)
     ap.add_argument('--finished', required=True)
-    ap.add_argument('--report', required=True)
+    ap.add_argument('--items', required=True, help='the port\'s items.jsonl')
     ap.add_argument('--edits')
     a = ap.parse_args(argv)
     try:
-        with open(a.report, errors='replace') as fh:
-            todos = buildattr.parse_todos(fh.read())
+        todos = buildattr.load_todos(a.items)
         edits = read_edits(a.edits)
         tool, finished = buildattr.module_sources(a.tool), buildattr.module_sources(a.finished)
     except (OSError, ValueError) as e:

@@ -1,37 +1,83 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Report items: what the converter did and what it left for a human.
+"""Items: what a producer did and what it left for a human, in one type.
+
+Every producer writes items (the driver `convert.sh file|tree --items`, the
+port `convert.sh port --items` and its checks, the series' final todos); every
+consumer reads them (`load`, or the command below), never the Markdown:
+report.md is rendered from items by lsmconv.report alone.
 
 One item per finding, written one JSON object a line (items.jsonl):
 
     file     the user's path of the file (as given on the command line, or
-             TREE/relative path in tree mode); a name that is not UTF-8
-             keeps its bytes as \\udcXX escapes (Python's surrogateescape:
-             os.fsencode() gives the bytes back)
+             TREE/relative path in tree mode; the module-relative path in
+             the port); a name that is not UTF-8 keeps its bytes as \\udcXX
+             escapes (Python's surrogateescape: os.fsencode() gives the
+             bytes back)
     line     line in the converted file (0: the whole file)
     kind     entry | call | capchain | special | reg | todo  (from the rules)
              parse  (spatch cannot parse the code around this line)
              file   (one per input: message "changed" or "unchanged")
+             change | todo  (the port's checks)
+             changed | imported | todo  (the forward steps' TSV, from_tsv)
              any other kind a rule prints is kept as it is
     hook     the hook the message names, or null
     message  what was done, or what to do and why
-    rule     the rule that reported it ("20-hook-list"), or "driver"
+    rule     the rule that reported it ("20-hook-list"), "driver", "port",
+             "forward", "series"
+    check    the port's check (cap, sig, reg, blob, sweep, entry, convert,
+             lsmid), or null
+    action   what to do, where the producer says it apart from the message
+             (null: the message says it)
+    state    changed | todo | imported: what the human has to do with it
+             (imported: text copied from the target tree).  Derived from
+             the kind where a producer does not give it (todo -> todo, any
+             other finding -> changed); null for the driver's per-file
+             records (kinds file and parse), which are not findings.
 
-Rules report on stdout, one line each (docs/converter.md):
+An items.jsonl without the last three fields (written before they existed)
+loads the same, with the state derived.
+
+Rules report on stdout, one line each (docs/converter.md), and keep doing so:
 
     LSMCONV<TAB>kind<TAB>file<TAB>line<TAB>detail
 
+The port builds its output line by line: `Line` is one output line with the
+items found on it, and `todo()`/`change()` make an item that is placed
+(`placed()`: file and line) once the lines stop moving.  Its checks in other
+modules (blobs.rewrite, lsmid.convert) use these too.
+
 As a command (for scripts that need counts or todos, never the Markdown):
 
-    python3 -m lsmconv.items count FILE   "KIND N" per kind, sorted
-    python3 -m lsmconv.items todos FILE   "file:line: message" per todo,
-                                          in report order
+    python3 -m lsmconv.items count FILE...  "KIND N" per kind of the findings,
+                                            sorted; "todo N" counts the items
+                                            whose state is todo
+    python3 -m lsmconv.items todos FILE...  "file:line: text" per todo, in
+                                            report order
+    python3 -m lsmconv.items select todo [--sort] [--strip DIR] FILE...
+                                            the todo items as items.jsonl, in
+                                            the files' order (--sort: report
+                                            order); --strip removes the first
+                                            "DIR/" of the file (else of the
+                                            message)
+    python3 -m lsmconv.items from-tsv RULE FILE...
+                                            `kind<TAB>file:line<TAB>message`
+                                            lines (the forward steps) as items
+    python3 -m lsmconv.items from-lines RULE
+                                            `file:line: message` lines on
+                                            stdin as todo items
+Exit 0, 2 on a usage or input error (lsmconv.exits).
 """
 import json
 import re
 import sys
 from collections import namedtuple
 
-Item = namedtuple("Item", "file line kind hook message rule")
+from lsmconv import exits
+
+FIELDS = ("file", "line", "kind", "hook", "message", "rule", "check", "action", "state")
+Item = namedtuple("Item", FIELDS, defaults=(None, None, None))
+
+STATES = ("changed", "todo", "imported")
 
 # Kinds the rules print that the report has a column for, in column order.
 COLUMNS = ("entry", "call", "capchain", "special", "reg", "todo")
@@ -65,6 +111,64 @@ def hook_of(message, hooks=None):
     return None
 
 
+def derive_state(kind):
+    """The state of an item of this kind whose producer gave none."""
+    if kind in DRIVER_KINDS:
+        return None
+    if kind in STATES:
+        return kind
+    return "todo" if kind == "todo" else "changed"
+
+
+def make(file, line, kind, hook, message, rule, check=None, action=None, state=None):
+    """An item; the state derived from the kind when not given."""
+    return Item(file, line, kind, hook, message, rule, check, action,
+                state if state is not None else derive_state(kind))
+
+
+def state_of(item):
+    return item.state if item.state is not None else derive_state(item.kind)
+
+
+# ------------------------------------------------------------ the port's lines
+
+class Line:
+    """One output line of the port and the items found on it (not yet
+    placed: the line may still move)."""
+    __slots__ = ("text", "items")
+
+    def __init__(self, text):
+        self.text = text
+        self.items = []
+
+
+def todo(check, message, action=None, rule="port"):
+    """A todo of a port check, to be placed on a Line."""
+    return Item(None, None, "todo", None, message, rule, check, action, "todo")
+
+
+def change(check, message, rule="port"):
+    """A change a port check made, to be placed on a Line."""
+    return Item(None, None, "change", None, message, rule, check, None, "changed")
+
+
+def port_item(kind, check, message):
+    """todo() or change() by kind ("todo" or "change"): the constructor
+    the port passes to lsmid.convert(port, Line, Item)."""
+    return todo(check, message) if kind == "todo" else change(check, message)
+
+
+def placed(item, file, line):
+    return item._replace(file=file, line=line)
+
+
+def text(item):
+    """The item's one-line text: `[check] message` when it has a check."""
+    return "[%s] %s" % (item.check, item.message) if item.check else item.message
+
+
+# ------------------------------------------------------------ reading, writing
+
 def parse_line(text):
     """A rule's `LSMCONV<TAB>kind<TAB>file<TAB>line<TAB>detail` line ->
     (kind, file, line, detail), or None.  detail may hold tabs."""
@@ -93,10 +197,38 @@ def load(path):
                 continue
             try:
                 d = json.loads(text)
-                out.append(Item(d["file"], d["line"], d["kind"], d.get("hook"),
-                                d["message"], d.get("rule")))
-            except (ValueError, KeyError, TypeError) as e:
+                out.append(make(d["file"], d["line"], d["kind"], d.get("hook"),
+                                d["message"], d.get("rule"), d.get("check"),
+                                d.get("action"), d.get("state")))
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
                 raise ValueError("%s:%d: not an item: %s" % (path, n, e))
+            if out[-1].state not in STATES + (None,):
+                raise ValueError("%s:%d: not an item: state %r" % (path, n, out[-1].state))
+    return out
+
+
+def from_tsv(lines, rule):
+    """Items of `kind<TAB>file:line<TAB>message` lines (the forward steps'
+    output); the kind is the state (changed, imported, todo)."""
+    out = []
+    for text in lines:
+        parts = text.rstrip("\n").split("\t", 2)
+        if len(parts) != 3:
+            continue
+        f, _, ln = parts[1].rpartition(":")
+        if not f or not ln.isdigit():
+            f, ln = parts[1], "0"
+        out.append(make(f, int(ln), parts[0], None, parts[2], rule))
+    return out
+
+
+def from_lines(lines, rule):
+    """Todo items of `file:line: message` lines."""
+    out = []
+    for text in lines:
+        m = re.match(r"(.+?):(\d+): (.*)$", text.rstrip("\n"))
+        if m:
+            out.append(make(m.group(1), int(m.group(2)), "todo", None, m.group(3), rule))
     return out
 
 
@@ -111,34 +243,79 @@ def sort_key(item):
 
 def todos(items):
     """The todo items in report order (file, then line)."""
-    return sorted((i for i in items if i.kind == "todo"), key=sort_key)
+    return sorted((i for i in items if state_of(i) == "todo"), key=sort_key)
 
 
 def counts(items):
-    """{kind: number} of the findings."""
+    """{kind: number} of the findings; "todo" counts every todo state."""
     out = {}
     for i in findings(items):
-        out[i.kind] = out.get(i.kind, 0) + 1
+        k = "todo" if state_of(i) == "todo" else i.kind
+        out[k] = out.get(k, 0) + 1
     return out
+
+
+def _strip(item, prefix):
+    """The first "PREFIX/" of the item's `file:line: message` line removed."""
+    if not prefix:
+        return item
+    p = prefix.rstrip("/") + "/"
+    if p in item.file:
+        return item._replace(file=item.file.replace(p, "", 1))
+    return item._replace(message=item.message.replace(p, "", 1))
+
+
+USAGE = """usage: python3 -m lsmconv.items count ITEMS.jsonl...
+       python3 -m lsmconv.items todos ITEMS.jsonl...
+       python3 -m lsmconv.items select todo [--sort] [--strip DIR] ITEMS.jsonl...
+       python3 -m lsmconv.items from-tsv RULE FILE...
+       python3 -m lsmconv.items from-lines RULE   (lines on stdin)
+"""
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2 or argv[0] not in ("count", "todos"):
-        sys.stderr.write("usage: python3 -m lsmconv.items count|todos ITEMS.jsonl\n")
-        return 2
+    cmd = argv[0] if argv else None
+    args = argv[1:]
+    strip, sort = None, False
+    if cmd == "select":
+        if not args or args[0] != "todo":
+            cmd = None
+        args = args[1:]
+        if args[:1] == ["--sort"]:
+            sort, args = True, args[1:]
+        if args[:1] == ["--strip"] and len(args) > 1:
+            strip, args = args[1], args[2:]
+    if cmd not in ("count", "todos", "select", "from-tsv", "from-lines") or \
+            (not args and cmd != "from-lines") or (cmd == "from-lines" and len(args) != 1):
+        sys.stderr.write(USAGE)
+        return exits.USAGE
     try:
-        items = load(argv[1])
+        if cmd == "from-lines":
+            items = from_lines(sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+                               .splitlines(), args[0])
+        elif cmd == "from-tsv":
+            items = []
+            for p in args[1:]:
+                with open(p, encoding="utf-8", errors="surrogateescape") as f:
+                    items += from_tsv(f, args[0])
+        else:
+            items = [i for p in args for i in load(p)]
     except (OSError, ValueError) as e:
         sys.stderr.write("lsmconv.items: %s\n" % e)
-        return 2
-    if argv[0] == "count":
+        return exits.USAGE
+    if cmd == "count":
         c = counts(items)
-        text = "".join("%s %d\n" % (k, c[k]) for k in sorted(c))
+        out = "".join("%s %d\n" % (k, c[k]) for k in sorted(c))
+    elif cmd == "todos":
+        out = "".join("%s:%s: %s\n" % (i.file, i.line, text(i)) for i in todos(items))
+    elif cmd == "select":
+        sel = todos(items) if sort else [i for i in items if state_of(i) == "todo"]
+        out = dumps(_strip(i, strip) for i in sel)
     else:
-        text = "".join("%s:%s: %s\n" % (i.file, i.line, i.message) for i in todos(items))
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    return 0
+        out = dumps(items)
+    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))
+    return exits.DONE
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 """Port a legacy security module to the target tree (convert.sh port).
 
     python3 -m lsmconv.port DIR --target TREE --name NAME [--out DIR] [--report FILE]
+                           [--items FILE]
 
 Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
   cap      LSM_HOOK_INIT(hook, cap_x): dropped when the target's commoncap
@@ -23,9 +24,11 @@ Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
   sweep    cocci/port/legacy-sweep.cocci plus a text scan (macro bodies,
            #include of capability.c, code spatch cannot parse, anything
            left inside a hook list that is not an entry)
-Every finding that needs a human is a todo with file:line; exit status 0
-only when there is none (1 otherwise; 2 usage/input error, nothing
-written; 3 failure after writing started).
+Every finding is an item (lsmconv.items: a todo, or a change the port
+made) placed at its file:line of the output; --items FILE writes them as
+items.jsonl, the report (lsmconv.report) is rendered from them.  Exit status
+(lsmconv.exits): 0 only when no todo is left (1 otherwise; 2 usage/input
+error, nothing written; 3 failure after writing started).
 
 LSMCONV_PORT_MUTATE=sweep|sig|cap|blob|lsmid switches one check off (blob:
 the rewrite only, every use is still named; lsmid: the registration form); only tests/port/run.sh sets it, to
@@ -43,7 +46,8 @@ import subprocess
 import sys
 import tempfile
 
-from lsmconv import blobs, capability, hooks, lsmid, paths
+from lsmconv import blobs, capability, exits, hooks, lsmid, paths, report
+from lsmconv import items as I
 from lsmconv.port_c import find_function, norm_type, param_type, strip_comments
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,25 +66,14 @@ LEGACY_TOKENS = ("security_operations", "security_ops", "secondary_ops") + LEGAC
 class Fail(Exception):
     """An error; .code is the exit status."""
 
-    def __init__(self, msg, code=2):
+    def __init__(self, msg, code=exits.USAGE):
         Exception.__init__(self, msg)
         self.code = code
 
 
-class Line:
-    __slots__ = ("text", "items")
-
-    def __init__(self, text):
-        self.text = text
-        self.items = []
-
-
-class Item:
-    """kind: todo (left for a human) or change (done by the port)."""
-    __slots__ = ("kind", "check", "detail")
-
-    def __init__(self, kind, check, detail):
-        self.kind, self.check, self.detail = kind, check, detail
+# An output line with its items, and an item of a check (lsmconv.items).
+Line = I.Line
+Item = I.port_item
 
 
 def mutated(check):
@@ -128,8 +121,8 @@ def recognise(texts):
 
 # ---------------------------------------------------------------- conversion
 
-def run_convert(target, files, outdir, report):
-    """convert.sh file FILES --out OUTDIR (the stable CLI)."""
+def run_convert(target, files, outdir, items):
+    """convert.sh file FILES --out OUTDIR --items ITEMS (the stable CLI)."""
     cache = os.environ.get("LSMCONV_PORT_CACHE", "")
     key = None
     if cache:
@@ -158,12 +151,12 @@ def run_convert(target, files, outdir, report):
         key = os.path.join(cache, h.hexdigest())
         if os.path.isdir(key):
             shutil.copytree(os.path.join(key, "out"), outdir, dirs_exist_ok=True)
-            shutil.copy(os.path.join(key, "report.md"), report)
+            shutil.copy(os.path.join(key, "items.jsonl"), items)
             return
     sys.stderr.write("port: converting %d file(s) with convert.sh file\n" % len(files))
     p = subprocess.run([os.path.join(ROOT, "convert.sh"), "file"] + files +
-                       ["--target", target, "--out", outdir, "--report", report,
-                        "--allow-partial"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       ["--target", target, "--out", outdir, "--items", items,
+                        "--allow-partial"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        universal_newlines=True)
     if p.returncode != 0:
         raise Fail("convert.sh file failed (status %d):\n%s" % (
@@ -171,26 +164,16 @@ def run_convert(target, files, outdir, report):
     if key:
         tmp = key + ".tmp%d" % os.getpid()
         shutil.copytree(outdir, os.path.join(tmp, "out"))
-        shutil.copy(report, os.path.join(tmp, "report.md"))
+        shutil.copy(items, os.path.join(tmp, "items.jsonl"))
         try:
             os.rename(tmp, key)
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def convert_todos(report):
-    """[(basename, line, detail)] of the converter report's todo section."""
-    out, inside = [], False
-    with open(report, encoding="utf-8", errors="replace") as f:
-        for l in f:
-            l = l.rstrip("\n")
-            if l.startswith("## "):
-                inside = l == "## Left for a human"
-                continue
-            m = re.match(r"- (.+?):(\d+): (.*)$", l) if inside else None
-            if m:
-                out.append((os.path.basename(m.group(1)), int(m.group(2)), m.group(3)))
-    return out
+def convert_todos(items):
+    """[(basename, line, message)] of the converter's todo items."""
+    return [(os.path.basename(i.file), int(i.line), i.message) for i in I.todos(I.load(items))]
 
 
 # ---------------------------------------------------------------- the port
@@ -337,8 +320,8 @@ class Port:
                 continue
             # converter todo on this line is replaced by the port's finding
             line.items = [it for it in line.items if not (
-                it.check == "convert" and ("not a hook of the target" in it.detail
-                                           or "left-over ." in it.detail))]
+                it.check == "convert" and ("not a hook of the target" in it.message
+                                           or "left-over ." in it.message))]
             if do_cap and fn.startswith("cap_"):
                 d = self.cap_decision(hook, fn, kind)
                 if d:
@@ -565,7 +548,7 @@ class Port:
 
     # -- blobs
     def blobs(self):
-        blobs.rewrite(self, Item, Line, enabled=not mutated("blob"))
+        blobs.rewrite(self, enabled=not mutated("blob"))
 
     # -- sweep
     def sweep(self, workdir):
@@ -586,7 +569,7 @@ class Port:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True)
         if p.returncode != 0:
-            raise Fail("spatch failed on %s:\n%s" % (SWEEP, p.stderr[-2000:]), 3)
+            raise Fail("spatch failed on %s:\n%s" % (SWEEP, p.stderr[-2000:]), exits.FAILED)
         for l in p.stdout.splitlines():
             parts = l.split("\t", 4)
             if len(parts) != 5 or parts[0] != "LSMCONV":
@@ -704,33 +687,14 @@ def collect(src):
     return out
 
 
-def write_report(path_or_none, port, args, epoch, todos, changes):
-    out = ["# lsmconv port report", ""]
-    out.append("- module: %s" % args.name)
-    out.append("- input: %s" % args.dir)
-    out.append("- target: %s" % args.target)
-    out.append("- epoch recognised: %s" % epoch)
+def write_report(path_or_none, port, args, epoch, items):
+    meta = [("module", args.name), ("input", args.dir), ("target", args.target),
+            ("epoch recognised", epoch)]
     if os.environ.get("LSMCONV_PORT_MUTATE"):
-        out.append("- MUTATED (test only): check %s disabled" % os.environ["LSMCONV_PORT_MUTATE"])
-    out.append("- files: %d" % len(port.files))
-    out.append("- changes by the port: %d" % len(changes))
-    out.append("- left for a human: %d" % len(todos))
-    out.append("")
-    out.append("## Left for a human")
-    out.append("")
-    if not todos:
-        out.append("Nothing: no legacy LSM API is left.")
-    for rel, ln, it in todos:
-        out.append("- %s:%d: [%s] %s" % (rel, ln, it.check, it.detail))
-    out.append("")
-    if changes:
-        out.append("## Changed by the port")
-        out.append("")
-        for rel, ln, it in changes:
-            out.append("- %s:%d: [%s] %s" % (rel, ln, it.check, it.detail))
-        out.append("")
-    text = "\n".join(out)
-    data = (text + "\n").encode("utf-8", "replace")
+        meta.append(("MUTATED (test only)", "check %s disabled"
+                     % os.environ["LSMCONV_PORT_MUTATE"]))
+    meta.append(("files", len(port.files)))
+    data = report.render_port(meta, items).encode("utf-8", "replace")
     if path_or_none:
         with open(path_or_none, "wb") as f:
             f.write(data)
@@ -767,8 +731,9 @@ def port_main(args):
                    % out)
     if os.path.exists(out) and not os.path.isdir(out):
         raise Fail("--out is not a directory: %s" % out)
-    if args.report and not os.path.isdir(os.path.dirname(os.path.abspath(args.report))):
-        raise Fail("no directory for --report: %s" % args.report)
+    for opt, path in (("--report", args.report), ("--items", args.items)):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise Fail("no directory for %s: %s" % (opt, path))
 
     texts = {}
     for r in rels:
@@ -784,8 +749,8 @@ def port_main(args):
             p = os.path.join(work, "in", os.path.basename(r))
             shutil.copy(os.path.join(src, r), p)
             inputs.append(p)
-        rep = os.path.join(work, "convert-report.md")
-        run_convert(args.target, inputs, os.path.join(work, "conv"), rep)
+        conv_items = os.path.join(work, "convert-items.jsonl")
+        run_convert(args.target, inputs, os.path.join(work, "conv"), conv_items)
         files, final_nl = {}, {}
         for r in rels:
             with open(os.path.join(work, "conv", os.path.basename(r)), encoding="utf-8",
@@ -796,7 +761,7 @@ def port_main(args):
                 t = t[:-1]
             files[r] = [Line(x) for x in t.split("\n")]
         port = Port(args.target, args.name, files)
-        for base, ln, detail in convert_todos(rep):
+        for base, ln, detail in convert_todos(conv_items):
             r = seen.get(base)
             if r and 0 < ln <= len(files[r]):
                 line = files[r][ln - 1]
@@ -818,11 +783,9 @@ def port_main(args):
         sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
         port.check_entries(None)
         port.sweep(work)
-        todos, changes = [], []
-        for r in rels:
-            for i, l in enumerate(port.files[r]):
-                for it in l.items:
-                    (todos if it.kind == "todo" else changes).append((r, i + 1, it))
+        found = [I.placed(it, r, i + 1) for r in rels for i, l in enumerate(port.files[r])
+                 for it in l.items]
+        todos = [it for it in found if I.state_of(it) == "todo"]
         # write: every file next to its destination first, then renamed
         try:
             os.makedirs(out, exist_ok=True)
@@ -838,15 +801,19 @@ def port_main(args):
                 tmps.append((tmp, dst))
             for tmp, dst in tmps:
                 os.rename(tmp, dst)
-            write_report(args.report, port, args, epoch, todos, changes)
+            if args.items:
+                with open(args.items + ".lsmconv-tmp", "w", encoding="utf-8") as f:
+                    f.write(I.dumps(found))
+                os.rename(args.items + ".lsmconv-tmp", args.items)
+            write_report(args.report, port, args, epoch, found)
         except OSError as e:
-            raise Fail("writing the result: %s" % e, 3)
+            raise Fail("writing the result: %s" % e, exits.FAILED)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if todos:
         sys.stderr.write("port: %d item(s) left for a human (see the report)\n" % len(todos))
-        return 1
-    return 0
+        return exits.TODO
+    return exits.DONE
 
 
 def main(argv=None):
@@ -857,17 +824,18 @@ def main(argv=None):
     ap.add_argument("--name", required=True, help="the LSM name (lower case)")
     ap.add_argument("--out", help="output directory (default build/port/NAME)")
     ap.add_argument("--report", help="Markdown report (default: stdout)")
+    ap.add_argument("--items", help="the items (lsmconv.items, one JSON object a line)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
-        return 2 if e.code else 0
+        return exits.USAGE if e.code else exits.DONE
     try:
         return port_main(args)
     except Fail as e:
         sys.stderr.write("convert.sh port: %s\n" % e)
         return e.code
     except KeyboardInterrupt:
-        return 130
+        return exits.INT
 
 
 if __name__ == "__main__":

@@ -40,11 +40,10 @@ rm -rf "$fx"
 mkdir -p "$fx" "$work"
 
 # --- fixtures: attribution -------------------------------------------------
-cat >"$fx/report.md" <<'EOF'
-## Left for a human
-
-- mod/mymod.c:14: mymod_ops: .dentry_open = mymod_dentry_open: renamed file_open (3.5): port the signature
-## Registration
+# the port's items (lsmconv.items): one todo and one change
+cat >"$fx/items.jsonl" <<'EOF'
+{"file": "mod/mymod.c", "line": 14, "kind": "todo", "hook": null, "message": "mymod_ops: .dentry_open = mymod_dentry_open: renamed file_open (3.5): port the signature", "rule": "port", "check": "sig", "action": null, "state": "todo"}
+{"file": "mod/mymod.c", "line": 15, "kind": "change", "hook": null, "message": "kept LSM_HOOK_INIT(syslog, cap_syslog)", "rule": "port", "check": "cap", "action": null, "state": "changed"}
 EOF
 cat >"$fx/mymod.c" <<'EOF'
 #include <linux/lsm_hooks.h>
@@ -74,15 +73,21 @@ cp "$fx/named.log" "$fx/unnamed.log"
 echo "../security/mymod/mymod.c:15:32: error: 'cap_syslog' undeclared here (not in a function)" >>"$fx/unnamed.log"
 echo "../security/mymod/mymod.c:5:9: error: 'y' undeclared (first use in this function)" >"$fx/other.log"
 attr() {
-	python3 -m lsmconv.buildattr --log "$fx/$1" --report "$fx/report.md" \
+	python3 -m lsmconv.buildattr --log "$fx/$1" --items "$fx/items.jsonl" \
 		--module-dir security/mymod --src "$fx" >"$fx/$1.out"
 }
 tap_check "attribution: errors in a todo's function and on its line are reported" attr named.log
 tap_check "attribution: both errors counted as reported" \
 	test "$(grep -c '^reported' "$fx/named.log.out")" = 2
 # The breakage this must catch: a cap_* entry the report never named.
-tap_check "attribution: an LSM-API error no todo names fails (false all-clear)" \
-	bash -c "! python3 -m lsmconv.buildattr --log '$fx/unnamed.log' --report '$fx/report.md' --module-dir security/mymod --src '$fx' >'$fx/unnamed.out'"
+# exit 1 exactly: a usage error (2) is not the verdict.
+attr_fails() {
+	local rc=0
+	python3 -m lsmconv.buildattr --log "$fx/unnamed.log" --items "$fx/items.jsonl" \
+		--module-dir security/mymod --src "$fx" >"$fx/unnamed.out" || rc=$?
+	[ $rc = 1 ]
+}
+tap_check "attribution: an LSM-API error no todo names fails (false all-clear; the change on its line is no todo)" attr_fails
 tap_check "attribution: it is listed as not-reported lsm-api" \
 	grep -q $'^not-reported\tmymod.c:15\t.*\tlsm-api$' "$fx/unnamed.out"
 tap_check "attribution: an error outside the LSM API is counted, not fatal" attr other.log
@@ -97,11 +102,16 @@ sed -e 's/mymod_dentry_open(struct file \*file, const struct cred \*cred)/mymod_
 	-e 's/LSM_HOOK_INIT(dentry_open, mymod_dentry_open)/LSM_HOOK_INIT(file_open, mymod_file_open)/' \
 	"$fx/mymod.c" >"$fx/fin/mymod.c"
 sed 's/return x;/return x + 1;/' "$fx/fin/mymod.c" >"$fx/fin2/mymod.c"
-fin() { python3 -m lsmconv.finishcheck --report "$fx/report.md" "$@" >"$fx/fin.out"; }
+fin() { python3 -m lsmconv.finishcheck --items "$fx/items.jsonl" "$@" >"$fx/fin.out"; }
 tap_check "finished diff: edits the todo named pass" fin --tool "$fx/tool" --finished "$fx/fin"
 # The breakage this must catch: an edit in a function no todo names.
-tap_check "finished diff: an edit no todo names fails" \
-	bash -c "! python3 -m lsmconv.finishcheck --report '$fx/report.md' --tool '$fx/tool' --finished '$fx/fin2' >/dev/null"
+fin_fails() {
+	local rc=0
+	python3 -m lsmconv.finishcheck --items "$fx/items.jsonl" --tool "$fx/tool" --finished "$fx/fin2" \
+		>/dev/null || rc=$?
+	[ $rc = 1 ]
+}
+tap_check "finished diff: an edit no todo names fails" fin_fails
 printf 'mymod.c\treturn x + 1;\toff by one in the helper, found in review\n' >"$fx/edits.tsv"
 tap_check "finished diff: ... unless EDITS.tsv lists it with a reason" \
 	fin --tool "$fx/tool" --finished "$fx/fin2" --edits "$fx/edits.tsv"

@@ -44,18 +44,22 @@ if [[ ! -f "$TARGET/include/linux/lsm_hook_defs.h" ]]; then
 	exit 0
 fi
 
-# port IN OUT REPORT [MUTATION]: prints the exit status.
+# port IN OUT REPORT [MUTATION]: prints the exit status; the items in
+# REPORT.jsonl.
 port() {
 	local rc=0
 	rm -rf -- "$2"
+	rm -f -- "$3.jsonl"
 	LSMCONV_PORT_MUTATE=${4:-} "$ROOT/convert.sh" port "$1" --name "$NAME" \
-		--target "$TARGET" --out "$2" --report "$3" >/dev/null 2>"$3.err" || rc=$?
+		--target "$TARGET" --out "$2" --report "$3" --items "$3.jsonl" >/dev/null 2>"$3.err" || rc=$?
 	echo "$rc"
 }
 
-# todo_lines REPORT: "file:line" of every todo.
+# todo_lines REPORT: "file:line" of every todo (from the items, REPORT.jsonl;
+# a missing or unreadable file gives a line that matches no other).
 todo_lines() {
-	sed -n '/^## Left for a human/,/^## /s/^- \([^ ]*:[0-9]*\): .*/\1/p' "$1" | sort -u
+	PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.items todos "$1.jsonl" 2>&1 |
+		sed 's/^\([^ ]*:[0-9]*\): .*/\1/' | sort -u || echo "no items: $1.jsonl"
 }
 
 same_tree() {
