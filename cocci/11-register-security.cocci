@@ -3,11 +3,15 @@
 /// Replace the legacy registration of a security module by the hook-list
 /// one: `register_security(&ops)` with its error path (`if (...) panic()`,
 /// `rc = ...; if (rc) { printk(); return rc; }`, `return ...;`) becomes
-/// `security_add_hooks(<lsm>_hooks, ARRAY_SIZE(<lsm>_hooks), "<lsm>");`,
+/// `security_add_hooks(<lsm>_hooks, ARRAY_SIZE(<lsm>_hooks), "<lsm>");`
+/// (without "<lsm>" where the target's security_add_hooks() takes two
+/// parameters, 4.2-4.10; lsmconv.form reads the target's lsm_hooks.h),
 /// which cannot fail, so the dead error handling goes, and so does a
 /// status variable left unused.  `security_module_enable(&ops)` checks go:
 /// the LSM framework (`lsm=`, `security=`) decides before the init
-/// function is called.  `reset_security_ops();` (a module disabling
+/// function is called; where the target still has
+/// `security_module_enable(const char *)` (4.2-5.0), the check stays and
+/// passes the name: `security_module_enable("<lsm>")`.  `reset_security_ops();` (a module disabling
 /// itself at run time) becomes `security_delete_hooks(<lsm>_hooks,
 /// ARRAY_SIZE(<lsm>_hooks));` when the file defines exactly one ops
 /// struct or hook list.  <lsm> is named as by 20-hook-list.cocci: the
@@ -16,6 +20,9 @@
 /// functions is reported as todo.
 ///
 /// Runs before 20-hook-list.cocci, which removes the `.name` entry.
+///
+/// Parameters: -D lsmconv=<lsmconv's cocci/>, -D target=<kernel tree>
+/// (default: the current directory; lsmconv.form reads its lsm_hooks.h).
 ///
 // Confidence: High
 // Copyright: (C) 2026 lsmconv contributors.
@@ -30,12 +37,17 @@ virtual report
 
 @initialize:python@
 @@
-LSMCONV = None
+LSMCONV = TARGET = None
 
 @initialize:python@
 d << virtual.lsmconv;
 @@
 LSMCONV = d
+
+@initialize:python@
+t << virtual.target;
+@@
+TARGET = t
 
 @initialize:python@
 @@
@@ -45,6 +57,7 @@ try:
     from lsmconv import rule
 except ImportError:
     sys.exit("lsmconv: give -D lsmconv=DIR, the directory of the lsmconv package")
+rule.setup(TARGET, None)
 from lsmconv.register import *
 
 @initialize:python depends on report@
@@ -134,11 +147,9 @@ c;
 
 lsm, hooks = names_for(p[0], o)
 HANDLED.add(key(p[0]))
-emit("reg", p[0], "register_security(&%s) -> security_add_hooks(%s, "
-     "ARRAY_SIZE(%s), \"%s\")" % (o, hooks, hooks, lsm))
+emit("reg", p[0], "register_security(&%s) -> %s" % (o, add_hooks_call(hooks, lsm)))
 # the whole call as one identifier, so that it is printed wrapped as given
-coccinelle.c = cocci.make_ident(call_stmt(p[0], "security_add_hooks(%s, ARRAY_SIZE(%s), \"%s\")"
-                                          % (hooks, hooks, lsm)))
+coccinelle.c = cocci.make_ident(call_stmt(p[0], add_hooks_call(hooks, lsm)))
 
 @allreg@
 expression list es;
@@ -174,15 +185,43 @@ statement S;
  if (!security_module_enable@p(&o) || E) S
 )
 
-@script:python@
+@script:python en2@
 o << en.o;
 p << en.p;
+o2;
 @@
 
-HANDLED.add(key(p[0]))
-emit("reg", p[0], "security_module_enable(&%s) check removed: the LSM "
-     "framework enables the module (for an exclusive major, give DEFINE_LSM "
-     ".flags = LSM_FLAG_LEGACY_MAJOR | LSM_FLAG_EXCLUSIVE and .enabled)" % o)
+if keeps_enable():
+    coccinelle.o2 = cocci.make_ident(NONE)
+else:
+    HANDLED.add(key(p[0]))
+    emit("reg", p[0], "security_module_enable(&%s) check removed: the LSM "
+         "framework enables the module (for an exclusive major, give DEFINE_LSM "
+         ".flags = LSM_FLAG_LEGACY_MAJOR | LSM_FLAG_EXCLUSIVE and .enabled)" % o)
+    coccinelle.o2 = cocci.make_ident(o)
+
+// The target keeps the check by name (4.2-5.0): `&ops` becomes "<lsm>".
+@enn@
+identifier o;
+position p;
+@@
+
+ security_module_enable@p(&o)
+
+@script:python enname@
+o << enn.o;
+p << enn.p;
+s;
+@@
+
+if keeps_enable():
+    lsm = names_for(p[0], o)[0]
+    HANDLED.add(key(p[0]))
+    emit("reg", p[0], "security_module_enable(&%s) -> security_module_enable(\"%s\"): "
+         "the target's check takes the LSM's name" % (o, lsm))
+    coccinelle.s = cocci.make_ident('"%s"' % lsm)
+else:
+    coccinelle.s = cocci.make_ident(NONE)
 
 @allen@
 expression list es;
@@ -348,22 +387,32 @@ type T;
  }
 
 @depends on patch@
-identifier en.o;
+identifier en2.o2;
 expression E;
 statement S;
 @@
 
 (
-- if (!security_module_enable(&o)) S
+- if (!security_module_enable(&o2)) S
 |
  if (E
--    || !security_module_enable(&o)
+-    || !security_module_enable(&o2)
     ) S
 |
  if (
--    !security_module_enable(&o) ||
+-    !security_module_enable(&o2) ||
      E) S
 )
+
+@depends on patch@
+identifier enn.o;
+identifier enname.s;
+@@
+
+ security_module_enable(
+- &o
++ s
+ )
 
 @depends on context@
 expression list es;

@@ -6,6 +6,11 @@
 /// after 11-register-security.cocci).  Where the file already has a
 /// DEFINE_LSM() whose .init is fn, the initcall just goes.  Everything
 /// else (no security_add_hooks() in fn, another DEFINE_LSM) is todo.
+/// A target without DEFINE_LSM() (before 5.1; lsmconv.form reads its
+/// lsm_hooks.h) keeps the initcall: nothing changes.
+///
+/// Parameters: -D lsmconv=<lsmconv's cocci/>, -D target=<kernel tree>
+/// (default: the current directory; lsmconv.form reads its lsm_hooks.h).
 ///
 // Confidence: High
 // Copyright: (C) 2026 lsmconv contributors.
@@ -20,12 +25,17 @@ virtual report
 
 @initialize:python@
 @@
-LSMCONV = None
+LSMCONV = TARGET = None
 
 @initialize:python@
 d << virtual.lsmconv;
 @@
 LSMCONV = d
+
+@initialize:python@
+t << virtual.target;
+@@
+TARGET = t
 
 @initialize:python@
 @@
@@ -35,6 +45,7 @@ try:
     from lsmconv import rule
 except ImportError:
     sys.exit("lsmconv: give -D lsmconv=DIR, the directory of the lsmconv package")
+rule.setup(TARGET, None)
 from lsmconv.define_lsm import *
 
 @initialize:python depends on report@

@@ -2,7 +2,8 @@
 ///
 /// Turn a legacy `struct security_operations` initializer into the hook
 /// list of the target tree: `static struct security_hook_list
-/// <lsm>_hooks[] __lsm_ro_after_init = { LSM_HOOK_INIT(hook, fn), ... };`.
+/// <lsm>_hooks[] __lsm_ro_after_init = { LSM_HOOK_INIT(hook, fn), ... };`
+/// (the attribute only where the target defines it: lsmconv.form).
 /// Order, comments, blank lines and preprocessor blocks are kept; the
 /// `.name` entry goes (security_add_hooks() carries the name).  <lsm> is
 /// the `.name` string, else the ops variable name less an `_security_ops`
@@ -231,27 +232,61 @@ expression pnchk.n2;
 - n2,
  ...};
 
+// The array gets the target's attribute (lsmconv.form): oa is the ops
+// struct when it has one, ob when it has none (the other is NONE).
+@script:python attr@
+o << ops.o;
+oa;
+ob;
+@@
+
+coccinelle.oa = cocci.make_ident(o if list_attribute() else NONE)
+coccinelle.ob = cocci.make_ident(NONE if list_attribute() else o)
+
 @depends on patch@
-identifier ops.o;
+identifier attr.oa;
 identifier lsmn.h;
 attribute name __lsm_ro_after_init;
 @@
 
 (
-- static const struct security_operations o
+- static const struct security_operations oa
 + static struct security_hook_list h[] __lsm_ro_after_init
   = {...};
 |
-- static struct security_operations o
+- static struct security_operations oa
 + static struct security_hook_list h[] __lsm_ro_after_init
   = {...};
 |
-- const struct security_operations o
+- const struct security_operations oa
 + static struct security_hook_list h[] __lsm_ro_after_init
   = {...};
 |
-- struct security_operations o
+- struct security_operations oa
 + static struct security_hook_list h[] __lsm_ro_after_init
+  = {...};
+)
+
+@depends on patch@
+identifier attr.ob;
+identifier lsmn.h;
+@@
+
+(
+- static const struct security_operations ob
++ static struct security_hook_list h[]
+  = {...};
+|
+- static struct security_operations ob
++ static struct security_hook_list h[]
+  = {...};
+|
+- const struct security_operations ob
++ static struct security_hook_list h[]
+  = {...};
+|
+- struct security_operations ob
++ static struct security_hook_list h[]
   = {...};
 )
 

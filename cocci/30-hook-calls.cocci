@@ -237,10 +237,11 @@ identifier f;
 position p : script:python() { act_is(p, "void-secid0") };
 expression list es;
 identifier s;
+fresh identifier v = script:python(p) { reset_at(p) };
 @@
 
 - security_ops->f@p(es, s);
-+ *s = 0;
++ *s = v;
 + call_void_hook(f, es, s);
 
 @depends on patch@
@@ -265,15 +266,16 @@ position p : script:python() { act_is(p, "int-secid0") };
 expression list es;
 identifier s;
 fresh identifier irc = script:python(p) { irc_at(p) };
+fresh identifier v = script:python(p) { reset_at(p) };
 @@
 
 (
 - security_ops->hf@p(es, s);
-+ *s = 0;
++ *s = v;
 + call_int_hook(hf, irc, es, s);
 |
 - return security_ops->hf@p(es, s);
-+ *s = 0;
++ *s = v;
 + return call_int_hook(hf, irc, es, s);
 )
 

@@ -27,12 +27,13 @@ _TABLES = []
 def tables():
     """(hooks, special table, legacy signatures), loaded once."""
     if not _TABLES:
+        hooks = rule.hooks()
         try:
-            table = special.load()
+            table = special.for_tree(rule.TARGET, hooks)
         except special.TableError as e:
             rule.die(str(e))
         from lsmconv import legacy
-        _TABLES.extend([rule.hooks(), table, legacy.sigs(rule.LEGACY)])
+        _TABLES.extend([hooks, table, legacy.sigs(rule.legacy_files())])
     return _TABLES
 
 
@@ -81,6 +82,13 @@ def irc_at(p):
     """The IRC the transformation of the call at p[0] writes."""
     a = ACT.get(key(p[0]))
     return a[2] if a and a[2] != "-" else "0"
+
+
+def reset_at(p):
+    """The value `*SECID = V;` writes before the call at p[0] (secid0):
+    special.tsv's extra column, else 0."""
+    a = ACT.get(key(p[0]))
+    return a[3] if a and a[0].endswith("-secid0") and a[3] != "-" else "0"
 
 
 def fallback_at(p):
@@ -138,8 +146,8 @@ def decide(f, es, pos):
                      "there: not added again: %s" % (f, last, sp.why))
             elif shape in ("stmt", "return") and re.match(r"^[A-Za-z_]\w*$", last):
                 act = act + "-secid0"
-                emit("special", pos, "%s: *%s = 0 before the hook: %s"
-                     % (f, last, sp.why))
+                emit("special", pos, "%s: *%s = %s before the hook: %s"
+                     % (f, last, sp.extra if sp.extra != "-" else "0", sp.why))
             else:
                 emit("todo", pos, "%s: %s; converted without the reset (it "
                      "is added only before a statement or return whose last "

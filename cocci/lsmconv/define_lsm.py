@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Rule 12 (12-define-lsm.cocci): security_initcall(fn) -> DEFINE_LSM()."""
-from lsmconv import emit as _emit
+from lsmconv import emit as _emit, form, rule
 from lsmconv.names import lsm_ident
 
 emit, set_mode = _emit.emit, _emit.set_mode
@@ -19,7 +19,9 @@ def initcall(fn, s, pos):
     (rm, mkfn, l, nstr): remove the initcall of rm, or turn that of mkfn
     into DEFINE_LSM(l) = { .name = nstr, .init = mkfn }."""
     rm, mkfn, l, nstr = NONE, NONE, NONE, '""'
-    if (pos.file, fn) in INITS:
+    if not form.define_lsm(rule.target()):
+        pass    # the target registers its LSMs by initcall (before 5.1)
+    elif (pos.file, fn) in INITS:
         emit("reg", pos, "security_initcall(%s) removed: DEFINE_LSM() already "
              "has .init = %s" % (fn, fn))
         rm = fn

@@ -53,14 +53,17 @@ def dispatch_kind(sec_c, hook):
         return "void"
     if re.search(r"call_int_hook\(\s*%s\s*," % hook, sec_c):
         return "zero"
-    m = re.search(r"hlist_for_each_entry\(\s*\w+\s*,\s*&security_hook_heads\.%s\s*,.*?\n\t\}\n"
-                  % hook, sec_c, re.S)
+    m = re.search(r"\b(h?)list_for_each_entry\(\s*\w+\s*,\s*&security_hook_heads\.%s\s*,"
+                  r".*?\n\t\}\n" % hook, sec_c, re.S)
     if not m:
         raise LookupError("security.c: no wrapper calls hook %s" % hook)
     loop = m.group(0)
     if re.search(r"<=\s*0", loop):
         return "positive"
     if "LSM_RET_DEFAULT(%s)" % hook in loop:
+        return "default"
+    # the 4.2 lists (list_head, no LSM_RET_DEFAULT): `thisrc != VALUE`
+    if not m.group(1) and re.search(r"\w+\s*!=\s*-?[A-Z_0-9]+\s*\)", loop):
         return "default"
     return "zero"
 

@@ -37,14 +37,16 @@ from . import names
 from . import paths as P
 from . import report as R
 
+
 PROG = os.environ.get("LSMCONV_PROG", "convert.sh")
 ROOT, COCCI = P.ROOT, P.COCCI
 DEFAULT_TARGET = P.default_tree()
 
 # Files of the target tree the rules read; a target without one of them
 # would convert silently wrong.  (file, who reads it and why)
+# The hook table (names, types, defaults: every rule) is lsmconv.hooks.source_of():
+# lsm_hook_defs.h, or a legacy tree's own struct security_operations.
 TARGET_FILES = (
-    ("include/linux/lsm_hook_defs.h", "the hook table (names, types, defaults): every rule"),
     ("include/linux/security.h", "rule 40: the capability functions it declares"),
     ("security/security.c", "rules 40 and 60: how each hook is dispatched, the calling macros"),
     ("security/commoncap.c", "rule 40: the capability functions it defines"),
@@ -53,7 +55,8 @@ TARGET_FILES = (
 
 # What the tree mode converts: (directory, suffix, recursive, pattern).
 TREE_FILES = (
-    ("security", ".c", True, rb"security_operations|security_ops|SECURITY_YAMA_STACKED"),
+    ("security", ".c", True, rb"security_operations|security_ops|SECURITY_YAMA_STACKED|"
+     rb"security_module_enable|register_security|reset_security_ops"),
     ("include/linux", ".h", False, rb"security_operations|security_ops"),
 )
 
@@ -74,7 +77,9 @@ usage: convert.sh tree DIR [options]
        convert.sh file FILE... [options]
        convert.sh series [series options]   (see convert.sh series --help)
        convert.sh port DIR --name NAME [options]  (see convert.sh port --help)
-options: --target TREE   kernel tree whose lsm_hook_defs.h gives the hooks
+options: --target TREE   kernel tree whose lsm_hook_defs.h (or, for a legacy
+                         tree stacked in its own version, struct
+                         security_operations) gives the hooks
                          (default: the distro tree in build/ next to convert.sh)
          --out DIR       write the results under DIR instead of in place (DIR
                          must be missing, empty or written by lsmconv before)
@@ -305,6 +310,10 @@ class Input:
 def check_target(target):
     if not os.path.isdir(target):
         raise Fail("--target %s: not a directory" % target)
+    if H.source_of(target) is None:
+        raise Fail("--target %s: neither include/linux/lsm_hook_defs.h nor a struct "
+                   "security_operations (read for the hook table: every rule): not a kernel "
+                   "tree the rules can use" % target)
     for rel, why in TARGET_FILES:
         if not os.path.isfile(os.path.join(target, rel)):
             raise Fail("--target %s: no %s (read for %s): not a kernel tree the rules can use"

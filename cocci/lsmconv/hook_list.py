@@ -5,7 +5,7 @@ entry() for a designated entry and positional() for a positional one;
 both report through emit and return what the transformations bind."""
 import re
 
-from lsmconv import legacy, rule, source
+from lsmconv import form, legacy, rule, source
 from lsmconv import emit as _emit
 from lsmconv.kwrap import wrap
 from lsmconv.names import lsm_ident, lsm_name, processing
@@ -100,6 +100,11 @@ def field_hook(path, field):
 def legacy_members(path):
     """Member order of the legacy struct: this file, else -D legacy."""
     return legacy.members_of([path] + rule.LEGACY)
+
+
+def list_attribute():
+    """True when the target's hook lists carry __lsm_ro_after_init."""
+    return bool(form.list_attribute(rule.target()))
 
 
 def hooks_name(o, n1, n2):

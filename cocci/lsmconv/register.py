@@ -3,13 +3,16 @@
 security_module_enable() and reset_security_ops() -> the hook-list API.
 The rule's script rules record here what they match and report through
 emit."""
-from lsmconv import emit as _emit, source
+from lsmconv import emit as _emit, form, rule, source
 from lsmconv.kwrap import wrap
 from lsmconv.names import key, lsm_ident, lsm_name, tidy
 
 emit, set_mode = _emit.emit, _emit.set_mode
 __all__ = ["emit", "set_mode", "key", "tidy", "lsm_name", "call_stmt", "names_for",
-           "NAMES", "HANDLED", "ARRAYS", "DELETE"]
+           "add_hooks_call", "keeps_enable", "NONE", "NAMES", "HANDLED", "ARRAYS", "DELETE"]
+
+# binds a metavariable that matches no code: switches a transformation off
+NONE = "__lsmconv_no_match__"
 
 NAMES = {}
 HANDLED = set()
@@ -35,6 +38,16 @@ def call_stmt(pos, text):
     """`text;` as a statement at the indentation of pos, wrapped like the
     kernel when longer than 80 columns; without the `;` (SmPL adds it)."""
     return wrap(stmt_col(pos), text + ";")[:-1]
+
+
+def add_hooks_call(array, lsm):
+    """The target's security_add_hooks() call for ARRAY (lsmconv.form)."""
+    return form.add_hooks_call(rule.target(), array, lsm)
+
+
+def keeps_enable():
+    """True when the target keeps security_module_enable(const char *)."""
+    return form.module_enable(rule.target())
 
 
 def names_for(pos, ops):

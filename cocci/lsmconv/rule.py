@@ -35,13 +35,24 @@ def target(rel=""):
     return os.path.join(TARGET, rel) if rel else TARGET
 
 
+def legacy_files():
+    """The files holding the legacy struct security_operations: -D legacy,
+    else, for a legacy target (a tree stacked in its own version), the
+    target's own header that defines it."""
+    if LEGACY:
+        return LEGACY
+    src = hookmod.source_of(TARGET)
+    return [src] if src and not src.endswith("lsm_hook_defs.h") else []
+
+
 def hooks():
-    """{name: Hook} of the target (lsmconv.hooks)."""
+    """{name: Hook} of the target (lsmconv.hooks: its lsm_hook_defs.h, or
+    for a legacy tree stacked in its own version, its struct
+    security_operations)."""
     global _HOOKS
     if _HOOKS is None:
-        defs = target("include/linux/lsm_hook_defs.h")
-        if not os.path.isfile(defs):
-            die("%s: no include/linux/lsm_hook_defs.h: run in the target kernel tree "
-                "or give -D target=TREE" % TARGET)
-        _HOOKS = hookmod.load(defs)
+        if hookmod.source_of(TARGET) is None:
+            die("%s: no include/linux/lsm_hook_defs.h and no struct security_operations: "
+                "run in the target kernel tree or give -D target=TREE" % TARGET)
+        _HOOKS = hookmod.load(TARGET)
     return _HOOKS
