@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # series.sh - regenerate the stacking series from the pre-stacking baseline.
 #
-# usage: convert.sh series [--baseline DIR] [--target TREE] [--out DIR]
+# usage: convert.sh series [--baseline DIR] [--target TREE | --own] [--out DIR]
 #          [--signoff "Name <email>"] [--work DIR] [--jobs N] [--allow-partial]
 #          [--force]
 #
@@ -10,11 +10,15 @@
 #                   made by `make baseline`)
 #   --target TREE   the distro tree: hooks and target API (default
 #                   build/$LSMCONV_DISTRO, scripts/lib.sh)
-#   --out DIR       where the series goes (default converted-patches/series):
+#   --own           stack the baseline in its own version: no target, the
+#                   framework is generated from the tree itself (v21's form)
+#   --out DIR       where the series goes (default converted-patches/series;
+#                   with --own build/own/series):
 #                   0000-cover-letter.patch, NNNN-*.patch, report.md
 #   --signoff ID    author and Signed-off-by (default: lsmconv's fixed
 #                   identity "lsmconv <lsmconv@localhost>", scripts/lib.sh)
-#   --work DIR      scratch clone of the baseline (default build/series)
+#   --work DIR      scratch clone of the baseline (default build/series; with
+#                   --own build/own/work)
 #   --force         write --out/--work even when they hold files lsmconv did
 #                   not write (never /, $HOME or the repository)
 #
@@ -42,7 +46,7 @@ R=$LSMCONV_ROOT
 PROG=convert.sh-series
 
 usage() {
-	sed -n '4,19s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,23s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 fail() {	# fail MESSAGE: setup error, nothing written
@@ -50,14 +54,16 @@ fail() {	# fail MESSAGE: setup error, nothing written
 	exit 2
 }
 
-baseline=$R/build/baseline target=$LSMCONV_DISTRO_TREE
-out=$R/converted-patches/series work=$R/build/series
+baseline=$R/build/baseline target=$LSMCONV_DISTRO_TREE own=0
+out='' work=''
 signoff='' jobs=$(nproc) allow_partial=0 force=0
 parse_args() {
+	local given_target=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--baseline) baseline=${2:?--baseline needs a directory}; shift 2 ;;
-		--target) target=${2:?--target needs a directory}; shift 2 ;;
+		--target) target=${2:?--target needs a directory}; given_target=1; shift 2 ;;
+		--own) own=1; shift ;;
 		--out) out=${2:?--out needs a directory}; shift 2 ;;
 		--signoff) signoff=${2:?--signoff needs \"Name <email>\"}; shift 2 ;;
 		--work) work=${2:?--work needs a directory}; shift 2 ;;
@@ -77,13 +83,23 @@ parse_args() {
 		fail "$baseline: not a git work tree with a commit (made by cocci/rewind/rewind.sh?)"
 	grep -q 'struct security_operations' "$baseline/include/linux/security.h" "$baseline/include/linux/lsm_hooks.h" 2>/dev/null ||
 		fail "$baseline/include/linux/security.h: no struct security_operations: not a pre-stacking (legacy) tree"
-	[ -f "$target/include/linux/lsm_hook_defs.h" ] ||
-		fail "$target: not a kernel tree with include/linux/lsm_hook_defs.h (--target)"
+	if [ "$own" -eq 1 ]; then
+		[ "$given_target" -eq 0 ] || fail "--own and --target exclude each other"
+		target=''
+		[ -n "$out" ] || out=$R/build/own/series
+		[ -n "$work" ] || work=$R/build/own/work
+	else
+		[ -f "$target/include/linux/lsm_hook_defs.h" ] ||
+			fail "$target: not a kernel tree with include/linux/lsm_hook_defs.h (--target)"
+		target=$(realpath "$target")
+	fi
+	[ -n "$out" ] || out=$R/converted-patches/series
+	[ -n "$work" ] || work=$R/build/series
 	# Not git config's identity: the series must be the same bytes on
 	# every machine (scripts/lib.sh, lsmconv_git).
 	[ -n "$signoff" ] || signoff="$LSMCONV_GIT_NAME <$LSMCONV_GIT_EMAIL>"
 	check_signoff
-	baseline=$(realpath "$baseline") target=$(realpath "$target")
+	baseline=$(realpath "$baseline")
 	out=$(realpath -m "$out") work=$(realpath -m "$work")
 }
 
@@ -193,7 +209,12 @@ prepare_tree() {
 }
 
 # run_step I: run step I's commands on the tree; its log in $work/logs/I.*
+# forward.py imports the framework from the target, or with --own generates
+# it from the tree; the rules read the target, or with --own the tree itself
+# (its own hooks and, from the heads step on, the registration API it got).
 run_step() {
+	local fw_target=(--target "$target")
+	[ "$own" -eq 0 ] || fw_target=(--own)
 	local i=$1 cmds cmd rc=0
 	IFS=$'\t' read -r _ _ cmds <<<"${STEPS[$i]}"
 	: >"$work/logs/$i.items"
@@ -203,7 +224,7 @@ run_step() {
 		case $cmd in
 		"forward "*)
 			echo "    cocci/forward/forward.py ${cmd#forward }" >>"$work/logs/$i.produced"
-			bg_run "$R/cocci/forward/forward.py" "${cmd#forward }" --tree "$tree" --target "$target" \
+			bg_run "$R/cocci/forward/forward.py" "${cmd#forward }" --tree "$tree" "${fw_target[@]}" \
 				>>"$work/logs/$i.items" 2>>"$work/logs/$i.err" || rc=$?
 			[ "$rc" -le 0 ] ||
 				fail "step $((i + 1)) ($cmd) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
@@ -212,7 +233,7 @@ run_step() {
 			local nums=${cmd#rules } files
 			files=$(manifest files "$nums") || fail "step $((i + 1)): cocci/manifest.tsv: no files for rules $nums"
 			echo "    convert.sh tree --rules $nums (${files//$'\n'/ })" >>"$work/logs/$i.produced"
-			bg_run "$R/convert.sh" tree "$tree" --target "$target" --rules "$nums" --jobs "$jobs" \
+			bg_run "$R/convert.sh" tree "$tree" --target "${target:-$tree}" --rules "$nums" --jobs "$jobs" \
 				--allow-partial --report "$work/logs/$i.conv.md" --items "$work/logs/$i.conv.jsonl" \
 				>/dev/null 2>>"$work/logs/$i.err" ||
 				fail "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
@@ -310,9 +331,19 @@ fill_cover() {
 			hooks per interface, so that several security modules can be
 			active at once: the conversion of Casey Schaufler's "LSM:
 			Multiple concurrent LSMs" (v21, 2015), regenerated by lsmconv
-			from the pre-stacking baseline of this tree (see
-			converted-patches/rewind/) instead of written by hand.
 		EOF
+		if [ "$own" -eq 1 ]; then
+			cat <<-'EOF'
+				for this tree in its own version: the framework is generated
+				from the tree's own struct security_operations and defaults,
+				instead of written by hand.
+			EOF
+		else
+			cat <<-'EOF'
+				from the pre-stacking baseline of this tree (see
+				converted-patches/rewind/) instead of written by hand.
+			EOF
+		fi
 		echo
 		echo "The patches, and the lsmconv tools that wrote them:"
 		echo
@@ -363,14 +394,19 @@ skip_reason() {
 # checkpatch_all DIR: run the target's checkpatch.pl on every patch.
 CP_TABLE=''
 checkpatch_all() {
-	local d=$1 p line
+	local d=$1 p line why
 	CP_TABLE=$work/checkpatch.tsv
 	: >"$CP_TABLE"
 	for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case $p in */0000-*) continue ;; esac
-		line=$(perl "$target/scripts/checkpatch.pl" --no-tree --no-color "$p" 2>/dev/null |
-			grep -E '^total: ' || true)
-		printf '%s\t%s\n' "$(basename "$p")" "${line:-total: checkpatch gave no summary}" >>"$CP_TABLE"
+		line=$(perl "${target:-$baseline}/scripts/checkpatch.pl" --no-tree --no-color "$p" \
+			2>"$work/checkpatch.err" | grep -E '^total: ' || true)
+		if [ -z "$line" ]; then
+			# e.g. 4.0's checkpatch.pl under perl 5.26+ (an unescaped `{`)
+			why=$(grep -m1 -iE 'error|illegal|died' "$work/checkpatch.err" | cut -c1-120 || true)
+			line="total: checkpatch gave no summary${why:+ ($why)}"
+		fi
+		printf '%s\t%s\n' "$(basename "$p")" "$line" >>"$CP_TABLE"
 	done
 }
 
@@ -380,13 +416,21 @@ write_report() {
 		echo "# lsmconv: the stacking series"
 		echo
 		echo "- baseline: $(git -C "$baseline" log -1 --format='%h %s' HEAD | sed 's/^[0-9a-f]* //')"
-		echo "- target: linux-source $(kernel_version "$target")"
+		if [ "$own" -eq 1 ]; then
+			echo "- target: its own version, $(kernel_version "$baseline") (--own: the framework generated from the tree)"
+		else
+			echo "- target: linux-source $(kernel_version "$target")"
+		fi
 		echo "- signed off by: $signoff"
 		echo
 		# the section is lsmconv.report's, rendered from the items
 		report section series "$work/final-todo.jsonl"
 		echo
-		echo "## checkpatch.pl (target's scripts/checkpatch.pl --no-tree)"
+		if [ "$own" -eq 1 ]; then
+			echo "## checkpatch.pl (the baseline's scripts/checkpatch.pl --no-tree)"
+		else
+			echo "## checkpatch.pl (target's scripts/checkpatch.pl --no-tree)"
+		fi
 		echo
 		echo "| patch | result |"
 		echo "| --- | --- |"
@@ -491,6 +535,10 @@ final_todos() {
 	g ls-files -z include/linux/security.h include/linux/lsm_hooks.h 'security/*.[ch]' |
 		(cd "$tree" && xargs -0 grep -nE 'security_ops\b|struct security_operations|register_security\(') |
 		while IFS=: read -r f l text; do
+			# --own has no target to compare with: comment lines do not count
+			if [ "$own" -eq 1 ]; then
+				case ${text#"${text%%[![:space:]]*}"} in '*'* | '/*'* | '//'*) continue ;; esac
+			fi
 			grep -qxF -- "$text" "$target/$f" 2>/dev/null ||
 				echo "$f:$l: legacy LSM API left in the final tree: ${text#"${text%%[![:space:]]*}"}"
 		done | items from-lines series || true

@@ -9,6 +9,13 @@ the target API, so most of it is imported from the target tree by name
 (never typed here) and the rest is generated from the legacy tree itself.
 
   forward.py STEP --tree DIR --target TARGET
+  forward.py STEP --tree DIR --own
+
+With --target the framework is imported from TARGET, a stacked tree (the
+distro fixed point).  With --own the tree is stacked in its own version:
+there is no target, the framework is generated from the tree's own struct
+security_operations and defaults (forward/framework.py, lsmconv.hooks,
+lsmconv.special.derive, lsmconv.defaults), in v21's (4.2's) form.
 
 The steps are the "forward NAME" commands of cocci/manifest.tsv (their
 names and order); STEP NAME runs the function step_NAME below (dashes as
@@ -16,8 +23,9 @@ underscores).
 
   split           (v21 1/7) struct security_operations and the legacy
                   prototypes move from include/linux/security.h to
-                  include/linux/lsm_hooks.h; users of the struct include
-                  <linux/lsm_hooks.h>.
+                  include/linux/lsm_hooks.h (made when the tree has none);
+                  users of the struct include <linux/lsm_hooks.h>.
+  docs            (v21 2-3/7) the documentation of the hooks follows.
   heads           (v21 5/7) lsm_hooks.h gets the target's hook-list types
                   (imported from TARGET's lsm_hooks.h, where the target has
                   them).
@@ -43,11 +51,15 @@ the framework's own (security_hook_heads, security_add_hooks, ...).
 import difflib
 import os
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lsmconv import hooks as hookmod, legacy, manifest as manifestmod, special as specialmod  # noqa: E402
+from lsmconv import defaults, hooks as hookmod, legacy, manifest as manifestmod  # noqa: E402
+from lsmconv import special as specialmod  # noqa: E402
+from lsmconv.names import lsm_ident, lsm_name  # noqa: E402
+import framework as fw  # noqa: E402
 from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
 from lsmconv.source import strip_comments  # noqa: E402
 
@@ -387,27 +399,34 @@ def split_groups(lines, o, e):
 
 def include_users(t):
     """Every file under security/ that uses struct security_operations gets
-    <linux/lsm_hooks.h> (directly or through a local header)."""
+    <linux/lsm_hooks.h> (directly or through a local header): its
+    `#include <linux/security.h>` becomes `#include <linux/lsm_hooks.h>`,
+    which includes it (v21 1/7), else the include goes after the last one.
+    Headers first, so that a file including a local header that gets it
+    is left alone."""
+    found = []
     for dirpath, _dirs, files in os.walk(t.path("security")):
         for fn in sorted(files):
-            if not fn.endswith((".c", ".h")):
-                continue
-            rel = os.path.relpath(os.path.join(dirpath, fn), t.root)
-            lines = t.lines(rel)
-            text = "\n".join(lines)
-            if not re.search(r"\bstruct\s+%s\b" % LEGACY_STRUCT, text):
-                continue
-            if has_hooks_include(t, rel, text):
-                continue
+            if fn.endswith((".c", ".h")):
+                found.append(os.path.relpath(os.path.join(dirpath, fn), t.root))
+    for rel in sorted(found, key=lambda r: (not r.endswith(".h"), r)):
+        lines = t.lines(rel)
+        text = "\n".join(lines)
+        if not re.search(r"\bstruct\s+%s\b" % LEGACY_STRUCT, text):
+            continue
+        if has_hooks_include(t, rel, text):
+            continue
+        for i, l in enumerate(lines):
+            if re.match(r"#\s*include\s+<linux/security\.h>", l):
+                lines[i] = "#include <linux/lsm_hooks.h>"
+                t.say("changed", rel, i + 1, "#include <linux/lsm_hooks.h> instead of "
+                      "<linux/security.h> (uses struct %s)" % LEGACY_STRUCT)
+                break
+        else:
             at = None
             for i, l in enumerate(lines):
-                if re.match(r"#\s*include\s+<linux/security\.h>", l):
+                if re.match(r"#\s*include\s+<", l):
                     at = i + 1
-                    break
-            if at is None:
-                for i, l in enumerate(lines):
-                    if re.match(r"#\s*include\s+<", l):
-                        at = i + 1
             if at is None:
                 t.say("todo", rel, 1, "uses struct %s but has no #include to put "
                       "<linux/lsm_hooks.h> after: add it by hand" % LEGACY_STRUCT)
@@ -428,20 +447,198 @@ def has_hooks_include(t, rel, text):
     return False
 
 
+def struct_span(lines):
+    """(first, last) line of the struct security_operations definition."""
+    for i, l in enumerate(lines):
+        if re.match(r"struct\s+%s\s*\{" % LEGACY_STRUCT, l):
+            j = i
+            while j < len(lines) and not lines[j].startswith("}"):
+                j += 1
+            return i, j
+    return None
+
+
+def legacy_only(lines, o, e, fw):
+    """True when the #if block (o, e) holds nothing but the legacy
+    declarations (the block the rewind appends): defines, forward
+    declarations, comments, the struct, prototypes of functions of FW, and
+    nested groups."""
+    code = strip_comments("\n".join(lines)).split("\n")
+    for s, end, is_group in split_groups(lines, o, e):
+        if is_group:
+            continue
+        l = code[s].strip()
+        if not l or l.startswith("#") or re.match(r"struct\s+\w+\s*;$", l) or \
+                re.match(r"struct\s+%s\s*\{" % LEGACY_STRUCT, l):
+            continue
+        m = re.match(r"(extern\s+)?[\w\s\*]*?\b(\w+)\s*\(", l)
+        if m and m.group(2) in fw:
+            continue
+        return False
+    return True
+
+
+def outside_users(t, name):
+    """True when code (.c, .h, .S) outside security/ and the two LSM
+    headers names function NAME (a git tree: git grep; else a walk)."""
+    if os.path.isdir(t.path(".git")):
+        r = subprocess.run(["git", "-C", t.root, "grep", "-q", "-w", "-e", name, "--",
+                            "*.[chS]", ":!security/", ":!" + SEC_H, ":!" + HOOKS_H],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return r.returncode == 0
+    pat = re.compile(r"\b%s\b" % re.escape(name))
+    for d, dirs, files in os.walk(t.root):
+        rel = os.path.relpath(d, t.root)
+        if rel == "security" or rel.startswith(".git"):
+            dirs[:] = []
+            continue
+        for f in files:
+            r = os.path.normpath(os.path.join(rel, f))
+            if r in (SEC_H, HOOKS_H) or not f.endswith((".c", ".h", ".S")):
+                continue
+            try:
+                with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
+                    if pat.search(fh.read()):
+                        return True
+            except OSError:
+                pass
+    return False
+
+
+def legacy_api(t):
+    """Names of the functions of the legacy registration interface: those
+    security.c or capability.c define that take a struct
+    security_operations or set the vector, and that only security/ uses."""
+    out = set()
+    for rel in (SEC_C, CAP_C):
+        if not t.exists(rel):
+            continue
+        lines = t.lines(rel)
+        for name, (a, b) in functions(lines).items():
+            head = []
+            for l in lines[a:b + 1]:
+                head.append(l)
+                if l == "{":
+                    break
+            body = strip_comments("\n".join(lines[a:b + 1]))
+            if re.search(r"\bstruct\s+%s\b" % LEGACY_STRUCT, "\n".join(head)) or \
+                    re.search(r"\b%s\s*=[^=]" % LEGACY_PTR, body):
+                if not lines[a].startswith("static") and not outside_users(t, name):
+                    out.add(name)
+    return out
+
+
+def new_header(sh, guard_if):
+    """lsm_hooks.h for a tree that has none: security.h's opening comment,
+    an include guard, <linux/security.h>, and an empty block under the
+    condition of the struct (guard_if, the `#if...` line)."""
+    head = []
+    if sh and sh[0].startswith("/*"):
+        for l in sh:
+            head.append(l)
+            if l.rstrip().endswith("*/"):
+                break
+        head.append("")
+    guard = "__LINUX_LSM_HOOKS_H"
+    cond = re.sub(r"^\s*#\s*(ifdef|if)\s+", "", guard_if).strip()
+    return head + ["#ifndef %s" % guard, "#define %s" % guard, "",
+                   "#include <linux/security.h>", "", guard_if, "",
+                   "#endif /* %s */" % cond, "", "#endif /* ! %s */" % guard, ""]
+
+
+def split_embedded(t, sh, span, o, e):
+    """v21 1/7 on a tree whose struct sits in a larger #if block of
+    security.h (4.0): the struct and the prototypes of the legacy
+    registration interface move to lsm_hooks.h (made when the tree has
+    none), under the struct's condition; the struct's documentation stays
+    for the 'docs' step."""
+    api = legacy_api(t)
+    s, e2 = span
+    moved = sh[s:e2 + 1]
+    protos, names = [], []
+    i = 0
+    code = strip_comments("\n".join(sh)).split("\n")
+    drop = set(range(s, e2 + 1))
+    while i < len(sh):
+        m = re.match(r"(extern\s+)?[\w\s\*]*?\b(\w+)\s*\(", code[i])
+        if m and not code[i].startswith((" ", "\t", "#", "static")) and m.group(2) in api:
+            j = i
+            while ";" not in code[j] and j + 1 < len(sh):
+                j += 1
+            if code[j].rstrip().endswith(";"):
+                # the block's own prototypes first, then those joining it
+                inside = o < i < e
+                protos.append((not inside, i, sh[i:j + 1]))
+                names.append(m.group(2))
+                drop.update(range(i, j + 1))
+                i = j + 1
+                continue
+        i += 1
+    protos = [l for _out, _i, p in sorted(protos) for l in p]
+    new, cut = [], False
+    for k, l in enumerate(sh):
+        if k in drop:
+            cut = True
+            continue
+        # where lines went, a blank line goes with them when another one
+        # is left next to it
+        if cut and not l.strip() and ((new and not new[-1].strip()) or
+                                      (k + 1 < len(sh) and not sh[k + 1].strip())):
+            cut = False
+            continue
+        cut = False
+        new.append(l)
+    t.set(SEC_H, new)
+    t.say("changed", SEC_H, s + 1, "struct %s and %d legacy prototypes (%s) moved to %s "
+          "(%d lines)" % (LEGACY_STRUCT, len(names), ", ".join(names), HOOKS_H,
+                         len(moved) + len(protos)))
+    hh = t.lines(HOOKS_H) if t.exists(HOOKS_H) else new_header(sh, sh[o])
+    if not t.exists(HOOKS_H):
+        t.say("changed", HOOKS_H, 0, "new: the interface for security modules (v21 1/7)")
+    block = moved + [""] + ["/* prototypes */"] + protos
+    # into the block under the struct's condition, else before the guard's end
+    cond = sh[o].strip()
+    at = None
+    for i, l in enumerate(hh):
+        if l.strip() == cond:
+            end = group_end(hh, i)
+            if end is not None:
+                at = end
+                while at > i + 1 and not hh[at - 1].strip():
+                    at -= 1
+                hh[at:end] = ([""] if hh[at - 1].strip() else []) + block + [""]
+                break
+    if at is None:
+        last = max(i for i, l in enumerate(hh) if PP_END.match(l))
+        at = last
+        hh[at:at] = [cond, ""] + block + ["", "#endif"]
+    t.set(HOOKS_H, hh)
+    t.say("changed", HOOKS_H, at + 1, "struct %s and the legacy prototypes, from %s"
+          % (LEGACY_STRUCT, SEC_H))
+
+
 def step_split(t, target, hooks, special):
     sh = t.lines(SEC_H)
-    hh = t.lines(HOOKS_H)
-    blk = legacy_block(sh, SEC_H)
-    if blk is None:
-        if legacy_block(hh, HOOKS_H) is None:
+    hh = t.lines(HOOKS_H) if t.exists(HOOKS_H) else []
+    span = struct_span(sh)
+    if span is None:
+        if struct_span(hh) is None:
             raise InputError(SEC_H, 1, "no struct %s (neither here nor in %s): not a legacy "
                              "tree" % (LEGACY_STRUCT, HOOKS_H))
         include_users(t)
         return
-    if legacy_block(hh, HOOKS_H) is not None:
+    if struct_span(hh) is not None:
         raise InputError(HOOKS_H, 1, "struct %s is defined here and in %s" % (LEGACY_STRUCT, SEC_H))
+    blk = enclosing_if(sh, span[0])
+    if blk is None:
+        raise InputError(SEC_H, span[0] + 1, "struct %s is not inside an #if block"
+                         % LEGACY_STRUCT)
     o, e = blk
     fw = defined_in(t, (SEC_C, CAP_C))
+    if not t.exists(HOOKS_H) or not legacy_only(sh, o, e, fw):
+        split_embedded(t, sh, span, o, e)
+        include_users(t)
+        return
     move, keep = [], []
     for s, end, is_group in split_groups(sh, o, e):
         chunk = sh[s:end + 1]
@@ -486,11 +683,57 @@ def step_split(t, target, hooks, special):
     include_users(t)
 
 
+# ------------------------------------------------------------------- docs
+def doc_comment(lines):
+    """(first, last) line of the kernel-doc comment that documents struct
+    security_operations (its title line names it), or None."""
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "/**":
+            j = i
+            while j < len(lines) and not lines[j].rstrip().endswith("*/"):
+                j += 1
+            if re.search(r"\bstruct\s+%s\b" % LEGACY_STRUCT, "\n".join(lines[i:min(j, i + 3)])):
+                return i, j
+            i = j
+        i += 1
+    return None
+
+
+def step_docs(t, target, hooks, special):
+    """The documentation of the hooks follows the struct into lsm_hooks.h
+    (v21 2/7 and 3/7): the comment that documents struct
+    security_operations, right above the struct."""
+    if not t.exists(HOOKS_H) or struct_span(t.lines(HOOKS_H)) is None:
+        if struct_span(t.lines(SEC_H)) is not None:
+            raise InputError(SEC_H, 1, "struct %s is still here: run 'split' first"
+                             % LEGACY_STRUCT)
+        return
+    sh = t.lines(SEC_H)
+    doc = doc_comment(sh)
+    if doc is None:
+        return
+    a, b = doc
+    hh = t.lines(HOOKS_H)
+    s = struct_span(hh)[0]
+    hh[s:s] = sh[a:b + 1]
+    t.set(HOOKS_H, hh)
+    del sh[a:b + 1]
+    squeeze_at(sh, a)
+    t.set(SEC_H, sh)
+    t.say("changed", SEC_H, a + 1, "the documentation of struct %s (%d lines) moved to %s"
+          % (LEGACY_STRUCT, b - a + 1, HOOKS_H))
+    t.say("changed", HOOKS_H, s + 1, "the hook documentation, from %s, above the struct" % SEC_H)
+
+
 # ------------------------------------------------------------------ heads
 def step_heads(t, target, hooks, special):
-    hh = t.lines(HOOKS_H)
+    hh = t.lines(HOOKS_H) if t.exists(HOOKS_H) else []
     if legacy_block(hh, HOOKS_H) is None and legacy_block(t.lines(SEC_H), SEC_H) is not None:
         raise InputError(SEC_H, 1, "struct %s is still here: run 'split' first" % LEGACY_STRUCT)
+    if target is None:
+        heads_own(t, hh)
+        return
     tgt = target_lines(target, HOOKS_H)
     import_hunks(t, HOOKS_H, HOOKS_H, tgt, FRAMEWORK, "hook-list types")
     text = "\n".join(t.lines(HOOKS_H))
@@ -498,6 +741,49 @@ def step_heads(t, target, hooks, special):
         if re.search(r"\b%s\b" % name, "\n".join(tgt)) and not re.search(r"\b%s\b" % name, text):
             t.say("todo", HOOKS_H, 1, "%s is in the target's %s but could not be imported"
                   % (name, HOOKS_H))
+
+
+def delete_guard(hh):
+    """Where security_delete_hooks() goes: None when the tree has no
+    reset_security_ops() (no run-time removal), else the #if line its
+    prototype sits under inside the legacy block ("" for none)."""
+    blk = legacy_block(hh, HOOKS_H)
+    if blk is None:
+        return None
+    o, e = blk
+    for i in range(o + 1, e):
+        if re.search(r"\breset_security_ops\s*\(", hh[i]):
+            inner = enclosing_if(hh, i)
+            return hh[inner[0]] if inner and inner[0] != o else ""
+    return None
+
+
+def heads_own(t, hh):
+    """v21 5/7 for a tree stacked in its own version: the hook-list types,
+    generated from the tree's struct (forward/framework.py), after the
+    struct; the includes they need."""
+    if re.search(r"\bstruct\s+security_hook_heads\b", "\n".join(hh)):
+        return
+    span = fw.struct_body(hh)
+    if span is None:
+        raise InputError(HOOKS_H, 1, "no struct %s here: run 'split' first" % LEGACY_STRUCT)
+    heads = fw.hook_heads(hh, span)
+    gen = fw.list_options(hh, span) + [""] + heads + [""] + \
+        fw.hook_list_types(delete_guard(hh))
+    at = span[1] + 2
+    hh[at:at] = [""] + gen
+    t.say("changed", HOOKS_H, at + 2, "generated from struct %s: union security_list_options, "
+          "struct security_hook_heads (%d hooks), struct security_hook_list, LSM_HOOK_INIT(), "
+          "security_add_hooks()%s (%d lines)"
+          % (LEGACY_STRUCT, sum(1 for l in heads if "struct list_head" in l),
+             ", security_delete_hooks()" if "security_delete_hooks" in "\n".join(gen) else "",
+             len(gen)))
+    for inc in ("linux/rculist.h", "linux/init.h"):
+        if not any(re.match(r"#\s*include\s+<%s>" % re.escape(inc), l) for l in hh):
+            at = max(i for i, l in enumerate(hh) if re.match(r"#\s*include\s+<", l)) + 1
+            hh.insert(at, "#include <%s>" % inc)
+            t.say("changed", HOOKS_H, at + 1, "#include <%s> (for the hook lists)" % inc)
+    t.set(HOOKS_H, hh)
 
 
 # --------------------------------------------------------- interim-macros
@@ -598,8 +884,38 @@ def step_interim_macros(t, target, hooks, special):
         raise InputError(SEC_C, 1, "no %s vector: not the legacy framework" % LEGACY_PTR)
     lines = t.lines(SEC_C)
     if macro_span(lines) is None:
-        add_interim_macros(t, target, lines)
+        if target is None:
+            add_interim_macros_own(t, lines)
+        else:
+            add_interim_macros(t, target, lines)
     convert_left_calls(t, hooks, special)
+
+
+INTERIM_COMMENT = ["/*", " * Hook operation macros.", " *", " * call_void_hook:",
+                   " *\tThis is a hook that does not return a value.", " *",
+                   " * call_int_hook:", " *\tThis is a hook that returns a value.", " */"]
+
+
+def add_interim_macros_own(t, lines):
+    """The interim macros of a tree stacked in its own version (v21 4/7):
+    before the first function that uses them, and before the one-line
+    comment that heads its section."""
+    fns = functions(lines)
+    users = [a for n, (a, b) in fns.items()
+             if re.search(r"\bcall_(int|void)_hook\(", "\n".join(lines[a:b + 1]))]
+    at = min(users) if users else len(lines)
+    cs = comment_start(lines, at)
+    at = cs if cs is not None else at
+    if at >= 2 and not lines[at - 1].strip() and re.match(r"/\*.*\*/\s*$", lines[at - 2]):
+        at -= 2
+    block = INTERIM_COMMENT + [""] + interim_defs()
+    ins = ([""] if at > 0 and lines[at - 1].strip() else []) + block + \
+        ([""] if at < len(lines) and lines[at].strip() else [])
+    lines[at:at] = ins
+    t.set(SEC_C, lines)
+    first = at + ins.index(block[0]) + 1
+    t.say("changed", SEC_C, first + len(block) - 2, "interim call_void_hook()/call_int_hook() "
+          "over %s, with their comment (the IRC is not used yet)" % LEGACY_PTR)
 
 
 def add_interim_macros(t, target, lines):
@@ -875,7 +1191,274 @@ def cap_legacy_pairs(t):
     return pairs
 
 
+def hand_stacked(t, hooks):
+    """Modules the legacy security.c calls by hand under a Kconfig symbol
+    (4.0's Yama under CONFIG_SECURITY_YAMA_STACKED): [(symbol, prefix,
+    file, ops)] where PREFIX_HOOK() are the module's functions, FILE the
+    module's source, OPS its ops struct, defined there under #ifndef
+    CONFIG_symbol."""
+    lines = t.lines(SEC_C)
+    found = {}
+    for i, l in enumerate(lines):
+        m = re.match(r"\s*#\s*ifdef\s+CONFIG_(\w+)", l)
+        if not m:
+            continue
+        end = group_end(lines, i)
+        for c in re.finditer(r"\b(\w+?)_(\w+)\s*\(", "\n".join(lines[i:(end or i) + 1])):
+            if c.group(2) in hooks and c.group(1) not in ("security", "call_int", "call_void"):
+                found.setdefault((m.group(1), c.group(1)), c.group(0).rstrip("(").strip())
+    out = []
+    for (sym, prefix), fn in sorted(found.items()):
+        for dirpath, _dirs, files in os.walk(t.path("security")):
+            for f in sorted(files):
+                rel = os.path.relpath(os.path.join(dirpath, f), t.root)
+                if not f.endswith(".c") or rel in (SEC_C, CAP_C):
+                    continue
+                text = "\n".join(t.lines(rel))
+                if not re.search(r"^\w.*\b%s\s*\(" % re.escape(fn), text, re.M):
+                    continue
+                om = re.search(r"#\s*ifndef\s+CONFIG_%s\b[^\n]*\n\s*(static\s+)?(const\s+)?"
+                               r"struct\s+%s\s+(\w+)\s*=" % (sym, LEGACY_STRUCT), text)
+                if om:
+                    out.append((sym, prefix, rel, om.group(3)))
+    return out
+
+
+def own_protos(t, names):
+    """Remove from lsm_hooks.h the prototypes of the functions NAMES."""
+    hh = t.lines(HOOKS_H)
+    i = 0
+    while i < len(hh):
+        m = re.match(r"(extern\s+)?[\w\s\*]*?\b(\w+)\s*\(", hh[i])
+        if m and not hh[i].startswith((" ", "\t", "#", "static")) and m.group(2) in names:
+            j = i
+            while ";" not in hh[j] and j + 1 < len(hh):
+                j += 1
+            t.say("changed", HOOKS_H, i + 1, "removed the prototype of %s()" % m.group(2))
+            del hh[i:j + 1]
+            continue
+        i += 1
+    t.set(HOOKS_H, hh)
+
+
+def retype_enable(t):
+    """security_module_enable(struct security_operations *ops) -> (const
+    char *module): the module names itself (4.2)."""
+    lines = t.lines(SEC_C)
+    fns = functions(lines)
+    if "security_module_enable" not in fns:
+        return False
+    a, b = fns["security_module_enable"]
+    m = re.search(r"struct\s+%s\s*\*\s*(\w+)" % LEGACY_STRUCT, lines[a])
+    if not m:
+        return False
+    p = m.group(1)
+    lines[a] = lines[a][:m.start()] + "const char *module" + lines[a][m.end():]
+    for i in range(a + 1, b + 1):
+        lines[i] = re.sub(r"\b%s->name\b" % re.escape(p), "module", lines[i])
+    cs = comment_start(lines, a)
+    for i in range(cs if cs is not None else a, a):
+        if re.match(r"\s*\*\s*@%s:" % re.escape(p), lines[i]):
+            lines[i] = " * @module: the name of the module"
+    t.set(SEC_C, lines)
+    t.say("changed", SEC_C, a + 1, "security_module_enable() takes the module's name")
+    hh = t.lines(HOOKS_H)
+    for i, l in enumerate(hh):
+        if re.search(r"\bsecurity_module_enable\s*\(\s*struct\s+%s" % LEGACY_STRUCT, l):
+            hh[i] = "extern int __init security_module_enable(const char *module);"
+            t.say("changed", HOOKS_H, i + 1, "security_module_enable() takes the module's name")
+    t.set(HOOKS_H, hh)
+    return True
+
+
+def switch_own(t, hooks, special):
+    """v21 6/7 for a tree stacked in its own version: security.c walks
+    lists generated from the tree's struct (forward/framework.py),
+    capability registers the hooks lsmconv.defaults says it may, modules
+    stacked by hand get an add-hooks function called at boot."""
+    hh = t.lines(HOOKS_H)
+    if not re.search(r"\bstruct\s+security_hook_heads\b", "\n".join(hh)):
+        raise InputError(HOOKS_H, 1, "no struct security_hook_heads: run 'heads' first")
+    sc = t.lines(SEC_C)
+    if macro_span(sc) is None and re.search(r"\b%s->" % LEGACY_PTR, "\n".join(sc)):
+        raise InputError(SEC_C, 1, "no calling macros: run 'interim-macros' first")
+    stacked = hand_stacked(t, hooks)
+    api = legacy_api(t)
+    if retype_enable(t):
+        api.discard("security_module_enable")
+    lines = t.lines(SEC_C)
+    legacy_vars = set(variables(lines, lambda l: re.search(r"\bstruct\s+%s\b" % LEGACY_STRUCT, l)))
+    # The statements of the functions that stay which set up the vector go;
+    # the boot-time registration takes the place of the first one.
+    mark = "\0lsmconv: the hooks are registered here"
+    drop = []
+    for name, (a, b) in sorted(functions(lines).items(), key=lambda kv: kv[1]):
+        if name in api:
+            continue
+        for i in range(a, b + 1):
+            m = re.match(r"\s+(\w+)\s*(\(.*\)|=[^=].*);\s*$", lines[i])
+            if m and (m.group(1) in api or m.group(1) in legacy_vars):
+                drop.append(i)
+    for i in drop:
+        t.say("changed", SEC_C, i + 1, "removed the statement %s" % lines[i].strip())
+        lines[i] = mark
+    t.set(SEC_C, lines)
+    gone = set(n for n in api if n in functions(lines))
+    removed = remove_legacy(t, sorted(api))
+    remove_orphans(t, removed, [])
+    own_protos(t, gone)
+    lines = t.lines(SEC_C)
+    if mark in lines:
+        # the first mark left (the others, and those in functions that
+        # went, are no place for it)
+        at = lines.index(mark)
+        lines = [l for i, l in enumerate(lines) if l != mark or i == at]
+        add = ["\tcapability_add_hooks();"]
+        for sym, prefix, _rel, _ops in stacked:
+            add += ["#ifdef CONFIG_%s" % sym, "\t%s_add_hooks();" % prefix, "#endif"]
+        if re.search(r"\bcapability_add_hooks\s*\(", "\n".join(lines)):
+            add = []
+        lines[at:at + 1] = add
+        if add:
+            where = [n for n, (a, b) in functions(lines).items() if a <= at <= b]
+            then = "".join(", then %s's (CONFIG_%s)" % (p, s_) for s_, p, _r, _o in stacked)
+            t.say("changed", SEC_C, at + 1, "%s() registers capability's hooks first%s"
+                  % ((where or ["security.c: "])[0], then))
+    # the calling macros walk the lists
+    span = macro_span(lines)
+    if span is not None and not re.search(r"list_for_each_entry", "\n".join(lines[span[0]:span[1] + 1])):
+        c = span[0]
+        cs = comment_start(lines, c - 1) if c > 0 and not lines[c - 1].strip() else None
+        a = cs if cs is not None else c
+        lines[a:span[1] + 1] = fw.call_macros()
+        t.say("changed", SEC_C, a + 1, "call_void_hook()/call_int_hook() walk the hook lists")
+    # wrappers of hooks the tree stacked by hand until another answer
+    for hook, sp in sorted(special.items()):
+        if sp.cls != "loop" or hook not in hooks:
+            continue
+        for name, (a, b) in functions(lines).items():
+            body = "\n".join(lines[a:b + 1])
+            m = re.search(r"\b%s->%s\s*\(" % (LEGACY_PTR, hook), body)
+            if not m:
+                continue
+            end = find_call(body, m.end())
+            args = [x.strip() for x in hookmod.split_args(" ".join(body[m.end():end - 1].split()))]
+            head = []
+            for l in lines[a:b + 1]:
+                if l == "{":
+                    break
+                head.append(l)
+            lines[a:b + 1] = fw.loop_wrapper(head, hook, args, hooks[hook].default)
+            t.say("changed", SEC_C, a + 1, "%s(): walks the list of %s itself: %s"
+                  % (name, hook, sp.why))
+            break
+    # the list heads
+    if not re.search(r"^struct\s+security_hook_heads\s+security_hook_heads\b", "\n".join(lines),
+                     re.M):
+        while lines and not lines[-1].strip():
+            lines.pop()
+        heads = fw.heads_definition(hh, fw.struct_body(hh))
+        lines += [""] + heads + [""]
+        t.say("changed", SEC_C, len(lines) - len(heads), "the list heads (%d hooks), "
+              "generated from struct %s" % (sum(1 for l in heads if "LIST_HEAD_INIT" in l),
+                                            LEGACY_STRUCT))
+    t.set(SEC_C, lines)
+    for i, l in enumerate(lines):
+        if re.search(r"\b(%s|%s)\b" % (LEGACY_PTR, LEGACY_STRUCT), strip_comments(l)):
+            t.say("todo", SEC_C, i + 1, "legacy API left: %s" % l.strip())
+    capability_own(t)
+    hooks_h_own(t, stacked)
+    for sym, prefix, rel, ops in stacked:
+        stacked_module(t, sym, prefix, rel, ops)
+
+
+def capability_own(t):
+    """commoncap.c registers the capability functions lsmconv.defaults
+    says capability may register (every module of the tree supplying the
+    hook calls the function itself)."""
+    cc = t.lines(COMMONCAP)
+    if re.search(r"\bcapability_hooks\b", "\n".join(cc)):
+        return
+    regs = defaults.registers(t.root, defaults.stubs(t.root))
+    if not regs:
+        t.say("todo", COMMONCAP, 0, "no capability function to register: %s has no "
+              "security_fixup_ops() filling a hook with one" % CAP_C)
+        return
+    while cc and not cc[-1].strip():
+        cc.pop()
+    block = ["", "#ifdef CONFIG_SECURITY", "", "struct security_hook_list capability_hooks[] = {"]
+    block += ["\tLSM_HOOK_INIT(%s, %s)," % (h, f) for h, f in regs.items()]
+    block += ["};", ""] + fw.add_hooks_function("capability_add_hooks", "capability_hooks") + \
+        ["", "#endif /* CONFIG_SECURITY */", ""]
+    at = len(cc) + 2
+    cc += block
+    for i, l in enumerate(cc):
+        if re.match(r"#\s*include\s+<linux/security\.h>", l):
+            cc[i] = "#include <linux/lsm_hooks.h>"
+            t.say("changed", COMMONCAP, i + 1, "#include <linux/lsm_hooks.h> instead of "
+                  "<linux/security.h>")
+            break
+    t.set(COMMONCAP, cc)
+    t.say("changed", COMMONCAP, at, "capability_hooks: %d capability functions every module of "
+          "the tree calls itself (or does not supply), registered first by "
+          "capability_add_hooks()" % len(regs))
+
+
+def hooks_h_own(t, stacked):
+    """Prototypes of the boot-time registrations, after security_module_enable()'s."""
+    hh = t.lines(HOOKS_H)
+    if re.search(r"\bcapability_add_hooks\s*\(", "\n".join(hh)):
+        return
+    at = None
+    for i, l in enumerate(hh):
+        if re.search(r"\bsecurity_module_enable\s*\(", l):
+            at = i + 1
+    if at is None:
+        blk = legacy_block(hh, HOOKS_H)
+        at = blk[1] if blk else len(hh) - 1
+    add = ["extern void __init capability_add_hooks(void);"]
+    for sym, prefix, _rel, _ops in stacked:
+        add += ["#ifdef CONFIG_%s" % sym, "extern void __init %s_add_hooks(void);" % prefix,
+                "#endif"]
+    hh[at:at] = add
+    t.set(HOOKS_H, hh)
+    t.say("changed", HOOKS_H, at + 1, "prototypes of %s" % ", ".join(
+        re.search(r"(\w+)\(void\)", l).group(1) + "()" for l in add if "(void)" in l))
+
+
+def stacked_module(t, sym, prefix, rel, ops):
+    """A module security.c called by hand under CONFIG_SYM: its ops struct
+    is no longer only for the unstacked case (its #ifndef goes), and
+    PREFIX_add_hooks() registers the hook list it becomes (rule 20 names
+    it) when security_init() calls it."""
+    lines = t.lines(rel)
+    text = "\n".join(lines)
+    if re.search(r"\b%s_add_hooks\s*\(" % prefix, text):
+        return
+    for i, l in enumerate(lines):
+        if re.match(r"\s*#\s*ifndef\s+CONFIG_%s\b" % sym, l):
+            e = group_end(lines, i)
+            body = "\n".join(lines[i + 1:e])
+            if e is None or not re.search(r"\bstruct\s+%s\s+%s\b" % (LEGACY_STRUCT, ops), body):
+                continue
+            name = re.search(r"\.name\s*=\s*(\"[^\"]*\")", body)
+            array = lsm_ident(lsm_name(ops, name.group(1) if name else "")) + "_hooks"
+            new = lines[i + 1:e] + [""] + fw.add_hooks_function("%s_add_hooks" % prefix, array)
+            lines[i:e + 1] = new
+            t.set(rel, lines)
+            t.say("changed", rel, i + 1, "%s is registered by %s_add_hooks() as well, which "
+                  "security_init() calls under CONFIG_%s (the #ifndef around it goes)"
+                  % (ops, prefix, sym))
+            return
+    t.say("todo", rel, 1, "security.c stacks this module by hand under CONFIG_%s, but %s is not "
+          "in an #ifndef CONFIG_%s block: register it from security_init() by hand"
+          % (sym, ops, sym))
+
+
 def step_switch(t, target, hooks, special):
+    if target is None:
+        switch_own(t, hooks, special)
+        return
     names = legacy_protos(t)
     if names is None:
         raise InputError(HOOKS_H, 1, "no struct %s here: run 'split' first (or the tree is "
@@ -926,8 +1509,40 @@ def step_switch(t, target, hooks, special):
 
 
 # ------------------------------------------------------------------ retire
+def dead_externs(t):
+    """`extern struct security_operations X;` declarations under security/
+    whose X no other line of security/ names any more (the ops struct
+    became a static hook list and its users were converted): removed."""
+    files = []
+    for dirpath, _dirs, fs in os.walk(t.path("security")):
+        files += [os.path.relpath(os.path.join(dirpath, f), t.root) for f in sorted(fs)
+                  if f.endswith((".c", ".h"))]
+    code = {rel: strip_comments("\n".join(t.lines(rel))) for rel in files}
+    for rel in files:
+        lines = t.lines(rel)
+        for i, l in enumerate(lines):
+            m = re.match(r"\s*extern\s+(const\s+)?struct\s+%s\s+(\w+)\s*;" % LEGACY_STRUCT, l)
+            if not m:
+                continue
+            pat = re.compile(r"\b%s\b" % m.group(2))
+            users = sum(len(pat.findall(c)) for c in code.values()) - 1
+            if users == 0:
+                del lines[i]
+                squeeze_at(lines, i)
+                t.set(rel, lines)
+                t.say("changed", rel, i + 1, "removed `%s`: %s is a static hook list now and "
+                      "nothing names it" % (l.strip(), m.group(2)))
+                break
+
+
 def step_retire(t, target, hooks, special):
+    dead_externs(t)
     names = legacy_protos(t) or []
+    if target is None:
+        hcode = strip_comments("\n".join(t.lines(HOOKS_H)))
+        names = sorted(legacy_api(t) | set(re.findall(
+            r"^(?:extern\s+)?[\w \t\*]*?\b(\w+)\s*\([^;{}]*\bstruct\s+%s\b[^;{}]*\)\s*;"
+            % LEGACY_STRUCT, hcode, re.M)))
     pat = re.compile(r"\bstruct\s+%s\b" % LEGACY_STRUCT)
     for dirpath, _dirs, files in os.walk(t.path("security")):
         for fn in sorted(files):
@@ -951,6 +1566,9 @@ def step_retire(t, target, hooks, special):
             t.say("changed", MAKEFILE, i + 1, "capability.o removed")
     t.set(MAKEFILE, mk)
     hh = t.lines(HOOKS_H)
+    if target is None:
+        retire_own(t, hh, names)
+        return
     blk = legacy_block(hh, HOOKS_H)
     if blk is None:
         return
@@ -969,6 +1587,30 @@ def step_retire(t, target, hooks, special):
     t.set(HOOKS_H, hh)
     t.say("changed", HOOKS_H, o + 1, "removed struct %s and the legacy prototypes (%d lines)"
           % (LEGACY_STRUCT, e - o + 1))
+
+
+def retire_own(t, hh, names):
+    """The struct and the prototypes that name it go from lsm_hooks.h; the
+    hook documentation above it now documents union
+    security_list_options, which declares the same hooks."""
+    span = struct_span(hh)
+    if span is None:
+        return
+    s, e = span
+    doc = doc_comment(hh[:s])
+    del hh[s:e + 1]
+    while s < len(hh) and not hh[s].strip():
+        del hh[s]
+    t.say("changed", HOOKS_H, s + 1, "removed struct %s (%d lines)" % (LEGACY_STRUCT, e - s + 1))
+    if doc is not None:
+        for i in range(doc[0], min(doc[0] + 3, doc[1])):
+            if re.search(r"\bstruct\s+%s\b" % LEGACY_STRUCT, hh[i]):
+                hh[i] = re.sub(r"\bstruct\s+%s\b" % LEGACY_STRUCT, "union security_list_options",
+                               hh[i])
+                t.say("changed", HOOKS_H, i + 1, "the hook documentation names union "
+                      "security_list_options")
+    t.set(HOOKS_H, hh)
+    own_protos(t, set(names))
 
 
 # -------------------------------------------------------------------- main
@@ -990,13 +1632,14 @@ def step_function(step):
 
 
 def usage():
-    die("usage: %s STEP --tree DIR --target TARGET\n  STEP: %s" % (PROG, " | ".join(steps())))
+    die("usage: %s STEP --tree DIR (--target TARGET | --own)\n  STEP: %s"
+        % (PROG, " | ".join(steps())))
 
 
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         usage()
-    step, tree, target = argv[0], None, None
+    step, tree, target, own = argv[0], None, None, False
     rest = argv[1:]
     while rest:
         if rest[0] in ("--tree", "--target") and len(rest) >= 2:
@@ -1005,21 +1648,33 @@ def main(argv):
             else:
                 target = rest[1]
             rest = rest[2:]
+        elif rest[0] == "--own":
+            own = True
+            rest = rest[1:]
         else:
             die("unknown argument '%s'" % rest[0])
     names = steps()
     if step not in names:
         die("unknown step '%s' (one of %s)" % (step, ", ".join(names)))
-    if not tree or not target:
+    if not tree or (target is None) == (not own):
         usage()
-    for rel in (SEC_H, HOOKS_H, SEC_C):
+    for rel in (SEC_H, SEC_C) + (() if own else (HOOKS_H,)):
         if not os.path.isfile(os.path.join(tree, rel)):
             die("not a kernel tree (no %s): %s" % (rel, tree))
+    if own:
+        # the framework is generated from the tree itself
+        hooks = hookmod.load(tree) if hookmod.source_of(tree) else {}
+        special = specialmod.derive(tree, hooks)
+        return run(step, tree, None, hooks, special)
     for rel in ("include/linux/lsm_hook_defs.h", HOOKS_H, SEC_C, COMMONCAP):
         if not os.path.isfile(os.path.join(target, rel)):
             die("target is not a stacked kernel tree (no %s): %s" % (rel, target))
     hooks = load_hooks(target)
     special = load_special()
+    return run(step, tree, target, hooks, special)
+
+
+def run(step, tree, target, hooks, special):
     t = Tree(tree)
     fn = step_function(step)
     try:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lsmconv test fixture: a legacy module that does not include lsm_hooks.h */
 #include <linux/init.h>
-#include <linux/security.h>
 #include <linux/lsm_hooks.h>
 
 static int foo_capable(const struct cred *cred, int cap)
