@@ -11,6 +11,9 @@ So a call whose arguments are wrapped differently is equal, a changed
 token is not.  Prints a unified diff of the differing units (file by
 file) and, as the last line, "N unit(s) differ in M file(s)".  Exit 0
 when nothing differs, 1 otherwise.
+
+tokens() is the same notion cut into C tokens (comments kept as tokens of
+their own), for verify/v21cmp.py.
 """
 import difflib
 import os
@@ -19,6 +22,30 @@ import sys
 
 WS = re.compile(r"\s+")
 CUT = re.compile(r"(?<=[;{}])|(?<=\*/)")
+# One C token: a comment, a string or character literal, a number, a word,
+# a multi-character operator, any other character; a backslash-newline is
+# whitespace.
+TOKEN = re.compile(r"""
+    (?P<cont>\\\n)
+  | (?P<comment>/\*.*?\*/|//[^\n]*)
+  | "(?:\\.|[^"\\\n])*"
+  | '(?:\\.|[^'\\\n])*'
+  | \.?\d(?:[eEpP][-+]|[\w.])*
+  | \w+
+  | ->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|\#\#|\.\.\.
+  | \S
+""", re.S | re.X)
+
+
+def tokens(text):
+    """The C tokens of TEXT as (token, offset) pairs, whitespace ignored as
+    in units(): a comment is one token with all its whitespace removed (so
+    "only comments differ" can be told), a string literal keeps its own."""
+    for m in TOKEN.finditer(text):
+        if m.group("cont"):
+            continue
+        t = m.group()
+        yield (WS.sub("", t) if m.group("comment") else t), m.start()
 
 
 def units(path):
