@@ -82,34 +82,15 @@ frag_names() {
 	echo "${names[*]}"
 }
 
-# Everything that decides the config: fragments and the tree's Kconfig files.
-stamp=$( (cat "${frags[@]}"; echo "$tree") | sha256sum | cut -d' ' -f1)
-if [ ! -f "$out/.config" ] || [ "$(cat "$out/.lsmconv-config" 2>/dev/null)" != "$stamp" ]; then
-	progress 1 3 "configuring $name (tinyconfig + $(frag_names))"
-	rm -f "$out/.lsmconv-config"
-	kmake tinyconfig >"$log" 2>&1 || die_log "$log" "tinyconfig failed, see $log"
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$log" 2>&1 ||
-		die_log "$log" "merge_config failed, see $log"
-	kmake olddefconfig >>"$log" 2>&1 || die_log "$log" "olddefconfig failed, see $log"
-	# A later fragment overrides an earlier one (merge_config.sh): only the
-	# last setting of each option must be in .config.
-	missing=0
-	declare -A want=() from=()
-	for f in "${frags[@]}"; do
-		while IFS= read -r line; do
-			want[${line%%=*}]=$line from[${line%%=*}]=$f
-		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$f")
-	done
-	for opt in "${!want[@]}"; do
-		if ! grep -qxF "${want[$opt]}" "$out/.config"; then
-			echo "${0##*/}: ${from[$opt]}: '${want[$opt]}' did not survive olddefconfig (unmet dependency?)" >&2
-			missing=$((missing + 1))
-		fi
-	done
-	[ "$missing" -eq 0 ] || die "$missing fragment option(s) lost; fix the fragment"
-	echo "$stamp" >"$out/.lsmconv-config"
-else
-	progress 1 3 "config of $name is current"
+# The configuration: tinyconfig + the fragments (kconfig, scripts/lib.sh),
+# redone only when they change.
+progress 1 3 "configuring $name (tinyconfig + $(frag_names))"
+# (kconfig writes $log, OBJDIR/build.log, which the build appends to)
+kconfig "$tree" "$out" "$out/lost-options" "${frags[@]}" ||
+	die_log "$log" "configuring $name failed, see $log"
+if [ -s "$out/lost-options" ]; then
+	sed "s/^/${0##*\/}: /; s/\$/ (unmet dependency?)/" "$out/lost-options" >&2
+	die "$(wc -l <"$out/lost-options") fragment option(s) lost; fix the fragment"
 fi
 
 progress 2 3 "building $name bzImage (-j$jobs, $LSMCONV_CC, log: $log)"

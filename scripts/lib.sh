@@ -204,12 +204,55 @@ ccache_mode() {
 # $LSMCONV_CC and ccache in TREE's mode (ccache_mode).  The host programs
 # (kconfig, fixdep, objtool: built again in every object directory) are
 # compiled through $LSMCONV_CC too.
+#
+# An old tree also gets what Debian 12's gcc and binutils need to build it
+# (qemu-boot/compat.sh: files in OBJDIR and make arguments, the same for
+# every build of that tree, never an edit of the tree; nothing for 6.1/6.12).
 kbuild() {
-	local tree=$1 o=$2 mode=CCACHE_DEPEND
+	local tree=$1 o=$2 mode=CCACHE_DEPEND compat=()
 	shift 2
 	[ "$(ccache_mode "$tree")" = depend ] || mode=CCACHE_NODEPEND
+	compat_prepare "$tree" "$o"
+	mapfile -t compat < <(compat_make_args "$tree")
 	env -u CCACHE_DEPEND -u CCACHE_NODEPEND "$mode=1" \
-		make -C "$tree" O="$o" ARCH=x86_64 CC="$LSMCONV_CC" HOSTCC="$LSMCONV_CC" "$@"
+		make -C "$tree" O="$o" ARCH=x86_64 CC="$LSMCONV_CC" HOSTCC="$LSMCONV_CC" "${compat[@]}" "$@"
+}
+
+# kconfig TREE OBJDIR LOST FRAG...: OBJDIR/.config is tinyconfig + the
+# fragments (merge_config.sh: a later fragment overrides an earlier one),
+# made again only when the fragments, the tree's path or its git HEAD
+# changed (make verify builds every commit of a series in one directory);
+# every option whose last setting did not survive
+# olddefconfig is written to LOST ("FRAG: 'CONFIG_X=y' ..."), one a line.
+# The one configurator of every kernel lsmconv builds (build-kernel.sh,
+# make verify's steps, make port's kernels).  Returns 1 when a make step
+# failed (its output is in OBJDIR/build.log).
+kconfig() {
+	local tree=$1 o=$2 lost=$3 stamp f line opt
+	shift 3
+	mkdir -p "$o"
+	: >"$lost"
+	stamp=$( (cat "$@"; echo "$tree"; git -C "$tree" rev-parse -q --verify HEAD 2>/dev/null) |
+		sha256sum | cut -d' ' -f1)
+	if [ ! -f "$o/.config" ] || [ "$(cat "$o/.lsmconv-config" 2>/dev/null)" != "$stamp" ]; then
+		rm -f "$o/.lsmconv-config"
+		kbuild "$tree" "$o" tinyconfig >"$o/build.log" 2>&1 || return 1
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@" >>"$o/build.log" 2>&1 ||
+			return 1
+		kbuild "$tree" "$o" olddefconfig >>"$o/build.log" 2>&1 || return 1
+		echo "$stamp" >"$o/.lsmconv-config"
+	fi
+	local -A want=() from=()
+	for f in "$@"; do
+		while IFS= read -r line; do
+			want[${line%%=*}]=$line from[${line%%=*}]=$f
+		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$f")
+	done
+	for opt in "${!want[@]}"; do
+		grep -qxF "${want[$opt]}" "$o/.config" ||
+			echo "${from[$opt]#"$LSMCONV_ROOT"/}: '${want[$opt]}' did not survive olddefconfig" >>"$lost"
+	done
+	sort -o "$lost" "$lost"
 }
 
 # ccache_log_begin LOG: from now on the compilations this shell runs through
@@ -255,6 +298,23 @@ lsm_fragments() {
 	echo "$LSMCONV_ROOT/qemu-boot/config/base.config"
 	echo "$LSMCONV_ROOT/qemu-boot/config/lsm.config"
 	selftest_fragments "$1"
+}
+
+# legacy_fragments TREE: the config fragments of a pre-stacking tree's kernel,
+# one path a line: for a tree without include/linux/lsm_hook_defs.h (older
+# than 5.7, like 4.0) the whole configuration of its version,
+# qemu-boot/config/legacy-VERSION.PATCHLEVEL.config, when there is one
+# (base.config and baseline.config name options such a tree does not have);
+# else baseline_fragments (the rewound distro tree).
+legacy_fragments() {
+	local f
+	f=$LSMCONV_ROOT/qemu-boot/config/legacy-$(awk -F' *= *' '$1 == "VERSION" { v = $2 }
+		$1 == "PATCHLEVEL" { p = $2 } END { print v "." p }' "$1/Makefile").config
+	if [ ! -f "$1/include/linux/lsm_hook_defs.h" ] && [ -f "$f" ]; then
+		echo "$f"
+	else
+		baseline_fragments
+	fi
 }
 
 # baseline_fragments: the config fragments of the pre-stacking baseline's
@@ -425,3 +485,7 @@ kill_descendants() {
 	mapfile -t pids < <(descendants "$1")
 	[ ${#pids[@]} -eq 0 ] || kill -"$2" "${pids[@]}" 2>/dev/null || true
 }
+
+# The toolchain compatibility of old trees (kbuild above).
+# shellcheck source=qemu-boot/compat.sh
+. "$LSMCONV_ROOT/qemu-boot/compat.sh"

@@ -2,9 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # make verify: prove a stacking series on the pre-stacking baseline.
 #
-# usage: verify/pipeline.sh --baseline DIR --series DIR --distro TREE [--work DIR]
-#          [--config FRAG] [--steps LIST] [--majors LIST] [--mutation NAME]
-#          [--converted TREE] [--reference-kernel BZIMAGE] [--jobs N] [--force]
+# usage: verify/pipeline.sh --baseline DIR --series DIR (--distro TREE | --own)
+#          [--work DIR] [--config FRAG] [--steps LIST] [--majors LIST]
+#          [--mutation NAME] [--converted TREE] [--reference-kernel BZIMAGE]
+#          [--jobs N] [--force]
+#
+# --own: the series stacks the baseline in its own version (make v21): the
+# kernels are configured with the tree's own fragments (legacy_fragments,
+# scripts/lib.sh; --config is ignored), step 3 has no distro tree to compare
+# with (make v21 compares with the v21 patches instead), step 4 boots the
+# converted kernel with security=X too (no lsm= before 5.1), and step 5 is
+# step 4's: capability, Yama (stacked) and one major are all there is.
 #
 #   1 apply     the series (DIR/*.patch, the 0000 cover letter aside) with
 #               git am onto a fresh clone of the baseline (WORK/converted)
@@ -51,20 +59,21 @@ STEP_TITLES=("" "apply series (git am)" "build every patch" "fixed point vs dist
 	"equivalence (traces)" "full stack + Landlock")
 
 usage() {
-	sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,7p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
 baseline='' series='' distro='' work=$R/build/verify
 frag=$R/qemu-boot/config/baseline.config
 steps=1,2,3,4,5 majors=$(lsm_majors | paste -sd, -)
-mutation='' converted='' refkernel='' jobs=$(nproc) force=0
+mutation='' converted='' refkernel='' jobs=$(nproc) force=0 own=0
 parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--baseline) baseline=${2:?}; shift 2 ;;
 		--series) series=${2:?}; shift 2 ;;
 		--distro) distro=${2:?}; shift 2 ;;
+		--own) own=1; shift ;;
 		--work) work=${2:?}; shift 2 ;;
 		--config) frag=${2:?}; shift 2 ;;
 		--steps) steps=${2:?}; shift 2 ;;
@@ -79,13 +88,24 @@ parse_args() {
 	done
 	if [ -z "$baseline" ] && [ -z "$converted" ]; then usage; fi
 	if [ -z "$series" ] && [ -z "$converted" ]; then usage; fi
-	[ -n "$distro" ] || usage
+	if [ "$own" -eq 1 ]; then
+		[ -z "$distro" ] || die_usage "--own and --distro exclude each other"
+	else
+		[ -n "$distro" ] || usage
+		distro=$(realpath -m "$distro")
+	fi
 	[ -f "$frag" ] || die_usage "$frag: no such config fragment"
 	frag=$(realpath "$frag")
+	# The fragments of every kernel of steps 2 and 4: base.config + FRAG, or
+	# with --own the tree's own (legacy_fragments, scripts/lib.sh).
+	if [ "$own" -eq 1 ]; then
+		mapfile -t FRAGS < <(legacy_fragments "${baseline:-$converted}")
+	else
+		FRAGS=("$R/qemu-boot/config/base.config" "$frag")
+	fi
 	# git -C runs elsewhere: every path absolute.
 	[ -z "$series" ] || series=$(realpath -m "$series")
 	[ -z "$baseline" ] || baseline=$(realpath -m "$baseline")
-	distro=$(realpath -m "$distro")
 	work=$(realpath -m "$work")
 	# What pipeline.sh and make -C verify wrote there before markers existed.
 	guard_out "$work" .lsmconv-out "$force" --work converted kernels logs traces mutations \
@@ -228,28 +248,12 @@ kmake() {	# kmake ODIR ARGS...
 	bg_run kbuild "$tree" "$o" "$@"
 }
 
-configure() {	# configure ODIR STRICT FRAG...: tinyconfig + fragments, once
-	local o=$1 strict=$2 stamp f line lost=0
+configure() {	# configure ODIR STRICT FRAG...: kconfig (scripts/lib.sh); STRICT: none lost
+	local o=$1 strict=$2
 	shift 2
-	mkdir -p "$o"
-	stamp=$( (cat "$@"; echo "$tree") | sha256sum | cut -d' ' -f1)
-	if [ -f "$o/.config" ] && [ "$(cat "$o/.lsmconv-config" 2>/dev/null)" = "$stamp" ]; then
-		kmake "$o" olddefconfig >>"$o/build.log" 2>&1
-	else
-		rm -f "$o/.lsmconv-config"
-		kmake "$o" tinyconfig >"$o/build.log" 2>&1 || return 1
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@" >>"$o/build.log" 2>&1 || return 1
-		kmake "$o" olddefconfig >>"$o/build.log" 2>&1 || return 1
-		echo "$stamp" >"$o/.lsmconv-config"
-	fi
-	for f in "$@"; do
-		while IFS= read -r line; do
-			grep -qxF "$line" "$o/.config" && continue
-			lost=$((lost + 1))
-			echo "$(basename "$f"): '$line' not in .config" >>"$o/lost-options"
-		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$f")
-	done
-	[ "$strict" = false ] || [ "$lost" -eq 0 ]
+	kconfig "$tree" "$o" "$o/lost.now" "$@" || return 1
+	cat "$o/lost.now" >>"$o/lost-options"
+	[ "$strict" = false ] || [ ! -s "$o/lost.now" ]
 }
 
 first_error() {	# first_error LOG: "file:line: message" of the first error
@@ -277,7 +281,7 @@ step_build() {
 	echo "|---|---|---|---|---|" >>"$out/build-table.md"
 	for c in "${commits[@]}"; do
 		subj=$(g log -1 --format=%s "$c")
-		th=$(g rev-parse "$c^{tree}")-$(sha256sum <"$frag" | cut -c1-12)
+		th=$(g rev-parse "$c^{tree}")-$(cat "${FRAGS[@]}" | sha256sum | cut -c1-12)
 		log=$out/logs/build-$i.log
 		t=$(date +%s)
 		if [ "$c" != "$final" ] && [ -f "$o/done/$th" ] && { [ "$i" -gt 0 ] || $stand_in || [ -f "$kdir/baseline-$th.bzImage" ]; }; then
@@ -290,7 +294,7 @@ step_build() {
 		progress 2 "$NSTEPS" "  patch $i/$((${#commits[@]} - 1)): building: $subj"
 		g checkout -q --detach "$c"
 		ccache_log_begin "$out/logs/ccache.log"
-		if ! configure "$o" false "$R/qemu-boot/config/base.config" "$frag" ||
+		if ! configure "$o" false "${FRAGS[@]}" ||
 			! kmake "$o" -j"$jobs" bzImage >"$log" 2>&1; then
 			cat "$o/build.log" >>"$log" 2>/dev/null || true
 			echo "| $i | $subj | **fails** | $(($(date +%s) - t)) s | |" >>"$out/build-table.md"
@@ -347,6 +351,10 @@ converted_tree() {
 FP_PATHS=(security include/linux/security.h include/linux/lsm_hooks.h include/linux/lsm_hook_defs.h)
 step_fixpoint() {
 	local p ws exact files
+	if [ "$own" -eq 1 ]; then
+		record 3 skip "--own: no distro tree to come back to (make v21 compares the series with the v21 patches: verify/v21cmp.py)"
+		return
+	fi
 	converted_tree 3 "the baseline is not the converted tree" || return 0
 	: >"$out/fixpoint.diff"
 	: >"$out/fixpoint-w.diff"
@@ -412,7 +420,11 @@ step_equiv() {
 	IFS=, read -ra ms <<<"$majors"
 	for m in "${ms[@]}"; do
 		rs+=("$m=security=$m")
-		cs+=("$m=lsm=capability,yama,$m")
+		if [ "$own" -eq 1 ]; then
+			cs+=("$m=security=$m")
+		else
+			cs+=("$m=lsm=capability,yama,$m")
+		fi
 	done
 	rt=$(traces reference "$ref" "${rs[@]}")
 	ct=$(traces converted "$conv_bz" "${cs[@]}")
@@ -424,7 +436,7 @@ step_equiv() {
 	"$R/verify/compare.sh" "$rt" "$ct" >"$out/compare.txt" 2>&1 && rc=0 || rc=$?
 	EQ_FIGURES=$(tail -1 "$out/compare.txt")
 	if [ "$rc" -eq 0 ] && [ ${#missing[@]} -eq 0 ]; then
-		record 4 pass "$refname (security=X) vs converted (lsm=capability,yama,X), ${ms[*]}: $EQ_FIGURES"
+		record 4 pass "$refname (security=X) vs converted ($([ "$own" -eq 1 ] && echo security=X || echo lsm=capability,yama,X)), ${ms[*]}: $EQ_FIGURES"
 	elif [ "$rc" -eq 1 ]; then
 		record 4 fail "$(grep -c -E '^(differs|missing|duplicate)' "$out/compare.txt") difference(s): $(grep -E '^(differs|missing)' "$out/compare.txt" | head -4 | paste -sd';' -)${missing[*]:+; ${missing[*]}}"
 	else
@@ -435,6 +447,10 @@ step_equiv() {
 # --- step 5: full stack -----------------------------------------------------------
 step_stack() {
 	local o=$tree/${LSMCONV_OBJ_PREFIX}stack ll bz vname lsm want st=() bad=() tot v hits calls
+	if [ "$own" -eq 1 ]; then
+		record 5 skip "--own: the stack of its own version (capability, Yama stacked, one major) is what step 4 boots"
+		return
+	fi
 	converted_tree 5 "the baseline has no stacking to prove" || return 0
 	# A first stack build starts from step 2's objects of this tree (its last
 	# build is the final commit): Kbuild compiles what the config change
@@ -511,7 +527,7 @@ report() {
 		echo "- series: ${series:-none}; converted tree: $tree"
 		[ -z "$converted" ] || echo "- stand-in: \`--converted $converted\` (no series)"
 		[ -z "$refkernel" ] || echo "- step 4 reference: \`$refkernel\`"
-		echo "- distro tree: $distro; config: base.config + $(basename "$frag")"
+		echo "- distro tree: ${distro:-none (--own)}; config: $(for f in "${FRAGS[@]}"; do basename "$f"; done | paste -sd+ -)"
 		echo "- $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo
 		echo "| step | result | time | detail |"
