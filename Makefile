@@ -37,7 +37,7 @@ endif
 BASELINE := build/baseline
 SERIES := converted-patches/series
 
-.PHONY: all deps tree kernel boot baseline series verify port check bench clean shellcheck
+.PHONY: all deps tree kernel boot baseline series verify v21 port check bench clean shellcheck
 
 # The main job: the tree, the rewound baseline, the series regenerated from
 # it, and the proof (build every patch, fixed point, equivalence, stacking).
@@ -74,6 +74,14 @@ series: baseline
 verify: series
 	@verify/pipeline.sh --baseline $(BASELINE) --series $(SERIES) --distro "$(TREE)"
 
+# The 2015 series on its own kernel: the 4.0 tree v21 was written for
+# (../shared/trees/linux-4.0-v21base.tar.xz, or V21_TREE=TARBALL|DIR: a
+# user's pre-4.2 tree) stacked in its own version, compared with the v21
+# patches (../shared/seeds), every step built, baseline and stacked kernel
+# booted and compared (scripts/v21.sh, docs/series.md).
+v21: deps
+	@scripts/v21.sh $(if $(V21_TREE),--tree "$(V21_TREE)")
+
 # Port one legacy module: convert, build into a scratch copy of the tree,
 # boot, check /sys/kernel/security/lsm and the module's tests/, compare with
 # the legacy form on the baseline (docs/porting.md).
@@ -108,5 +116,5 @@ shellcheck:
 # inside the trees go (scripts/lib.sh, kbuild_objdir).
 clean:
 	rm -rf build/kernels build/initramfs build/selftests build/headers build/boot build/test-logs \
-		build/baseline build/verify build/pipeline-test
+		build/baseline build/verify build/pipeline-test build/v21 build/v21-test build/own
 	find build -maxdepth 4 -type d -name '$(OBJ_PREFIX)*' -prune -exec rm -rf {} + 2>/dev/null || true
