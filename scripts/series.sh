@@ -403,7 +403,8 @@ checkpatch_all() {
 			2>"$work/checkpatch.err" | grep -E '^total: ' || true)
 		if [ -z "$line" ]; then
 			# e.g. 4.0's checkpatch.pl under perl 5.26+ (an unescaped `{`)
-			why=$(grep -m1 -iE 'error|illegal|died' "$work/checkpatch.err" | cut -c1-120 || true)
+			why=$(grep -m1 -iE 'error|illegal|died' "$work/checkpatch.err" |
+				sed 's/; marked by .*//; s/ at [^ ]* line [0-9]*\.$//' | cut -c1-100 || true)
 			line="total: checkpatch gave no summary${why:+ ($why)}"
 		fi
 		printf '%s\t%s\n' "$(basename "$p")" "$line" >>"$CP_TABLE"

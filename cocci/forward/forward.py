@@ -57,7 +57,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lsmconv import defaults, hooks as hookmod, legacy, manifest as manifestmod  # noqa: E402
-from lsmconv import special as specialmod  # noqa: E402
+from lsmconv import calls as callsmod, special as specialmod  # noqa: E402
 from lsmconv.names import lsm_ident, lsm_name  # noqa: E402
 import framework as fw  # noqa: E402
 from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
@@ -809,9 +809,24 @@ def interim_defs():
             "#define call_int_hook(FUNC, IRC, ...)\t%s->FUNC(__VA_ARGS__)" % LEGACY_PTR]
 
 
+def call_shape(prefix, tail):
+    """The shape of a call on its line (calls.plan()): prefix is the text
+    of the line before it, tail the text after it."""
+    p = prefix.strip()
+    if tail.strip() != ";":
+        return "expr", None
+    if p == "":
+        return "stmt", None
+    if p == "return":
+        return "return", None
+    m = re.fullmatch(r"(\w+)\s*=", p)
+    return ("assign", m.group(1)) if m else ("expr", None)
+
+
 def convert_left_calls(t, hooks, special):
-    """security_ops->HOOK(args) -> call_*_hook(), textually, for the hooks
-    that are not of class loop (those wait for 'switch')."""
+    """security_ops->HOOK(args) -> call_*_hook(), textually, in the
+    functions spatch cannot parse: the same decision as rule 30
+    (lsmconv.calls.plan()), the same code."""
     lines = t.lines(SEC_C)
     text = "\n".join(lines)
     pat = re.compile(r"\b%s->(\w+)\(" % LEGACY_PTR)
@@ -821,32 +836,42 @@ def convert_left_calls(t, hooks, special):
                                          if t.exists(r)))
     for m in pat.finditer(text):
         hook = m.group(1)
-        sp = special.get(hook)
-        if hook not in hooks or (sp and sp.cls == "loop"):
-            continue
         end = find_call(text, m.end())
         args = text[m.end():end - 1]
         args = re.sub(r"\s*\n\s*", " ", args).strip()
-        why = None
-        if hooks[hook].ret == "void":
-            head, inner = "call_void_hook", hook + (", " + args if args else "")
-        else:
-            irc, why = specialmod.irc_of(hooks[hook], special, args, sigs)
-            head, inner = "call_int_hook", "%s, %s%s" % (hook, irc, ", " + args if args else "")
-        found.append((m.start(), end, head, inner, hook, why))
+        ls = text.rfind("\n", 0, m.start()) + 1
+        le = text.find("\n", end)
+        le = len(text) if le < 0 else le
+        shape, lhs = call_shape(text[ls:m.start()], text[end:le])
+        prev = [l for l in text[:ls].split("\n") if l.strip()][-1:]
+        m0 = re.fullmatch(r"\s*\*\s*(\w+)\s*=\s*0\s*;\s*", prev[0]) if prev else None
+        act, irc, extra, findings = callsmod.plan(hook, args, shape, hooks, special, sigs,
+                                                  m0.group(1) if m0 else None)
+        if act is None:
+            # left as it is (a loop hook waits for 'switch'): not here
+            continue
+        found.append((m.start(), end, act, hook, args, irc, extra, lhs, findings))
     if not found:
         return
     out, pos, delta, where = [], 0, 0, []
-    for s, e, head, inner, hook, why in found:
+    for s, e, act, hook, args, irc, extra, lhs, findings in found:
+        if act.startswith("void"):
+            head, inner = "call_void_hook", hook + (", " + args if args else "")
+        else:
+            head, inner = "call_int_hook", "%s, %s%s" % (hook, irc, ", " + args if args else "")
         ls = text.rfind("\n", 0, s) + 1
         le = text.find("\n", e)
         le = len(text) if le < 0 else le
         prefix, tail = text[ls:s], text[e:le]
+        indent = re.match(r"\s*", prefix).group(0)
         line = text.count("\n", 0, s) + 1 + delta
+        before = ["%s*%s = %s;" % (indent, args.split(",")[-1].strip(),
+                                   extra if extra != "-" else "0")] if act.endswith("-secid0") else []
+        after = ["%sif (%s == %s)" % (indent, lhs, irc),
+                 "%s\t%s = %s(%s);" % (indent, lhs, extra, args)] if act == "capfall" else []
         if "\n" not in text[s:e] and LEGACY_PTR + "->" not in prefix + tail and ls >= pos:
             # kernel style: the statement rewrapped at 80 columns
-            indent = re.match(r"\s*", prefix).group(0)
-            new = "\n".join(wrap(prefix[len(indent):] + head, inner, tail, indent))
+            new = "\n".join(before + wrap(prefix[len(indent):] + head, inner, tail, indent) + after)
             out.append(text[pos:ls])
             out.append(new)
             delta += new.count("\n") - text[ls:le].count("\n")
@@ -857,19 +882,15 @@ def convert_left_calls(t, hooks, special):
             out.append(new)
             delta += new.count("\n") - text[s:e].count("\n")
             pos = e
-        where.append((line, head, hook, why))
+        where.append((line + len(before), head, hook, findings))
     out.append(text[pos:])
     t.set(SEC_C, "".join(out).split("\n"))
-    for line, head, hook, why in where:
-        sp = special.get(hook)
-        if why:
-            t.say("todo", SEC_C, line, "%s->%s() converted textually to %s() with the hook's "
-                  "default IRC; the target starts from `%s` (%s), but %s: check by hand"
-                  % (LEGACY_PTR, hook, head, sp.irc, sp.why, why))
-        elif sp and sp.cls in ("capfall", "secid0", "review"):
-            t.say("todo", SEC_C, line, "%s->%s() converted textually to %s(); special.tsv "
-                  "class %s: %s" % (LEGACY_PTR, hook, head, sp.cls, sp.why))
-        else:
+    for line, head, hook, findings in where:
+        todo = [msg for kind, msg in findings if kind == "todo"]
+        for msg in todo:
+            t.say("todo", SEC_C, line, "%s (converted textually: spatch cannot parse the "
+                  "function)" % msg)
+        if not todo:
             t.say("changed", SEC_C, line, "%s->%s() -> %s() (textually: spatch cannot parse "
                   "the function)" % (LEGACY_PTR, hook, head))
 

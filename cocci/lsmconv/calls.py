@@ -97,79 +97,94 @@ def fallback_at(p):
     return a[3] if a and a[3] != "-" else "lsmconv_no_fallback"
 
 
-def decide(f, es, pos):
-    """What to do with the call security_ops->f(es) at pos: recorded in
-    ACT, reported through emit."""
-    hooks, table, sigs = tables()
-    k = key(pos)
-    shape = SHAPE.get(k, "expr")
-    act = None
-    sp = irc = None
-    if not legacy_ops(pos):
-        return
+def plan(f, es, shape, hooks, table, sigs, have0=None, havefb=None):
+    """The one decision for a legacy call security_ops->f(es) (rule 30
+    through decide(), forward.py's textual conversion of the functions
+    spatch cannot parse): (act, irc, extra, findings).  act is None (left),
+    "void", "int", "void-secid0"/"int-secid0" (`*LAST = extra;` first) or
+    "capfall" (`if (E == irc) E = extra(es);` after); findings are (kind,
+    message) to report.  shape: "stmt", "return", "assign" or "expr";
+    have0: the variable a `*v = 0;` right before the call already resets;
+    havefb: the (irc, function) of a fallback already after it."""
+    out = []
     if f not in hooks:
-        emit("todo", pos, "security_ops->%s(): %s is not a hook of the target "
-             "tree (renamed, split or removed); call left as is, convert by hand"
-             % (f, f))
-        return
+        out.append(("todo", "security_ops->%s(): %s is not a hook of the target "
+                    "tree (renamed, split or removed); call left as is, convert by hand"
+                    % (f, f)))
+        return None, None, "-", out
     h = hooks[f]
     void = h.ret == "void"
     sp = table.get(f)
     cls = sp.cls if sp else None
     irc, irc_why = special.irc_of(h, table, es, sigs)
+    act = None
     if void and shape != "stmt":
-        emit("todo", pos, "security_ops->%s(): void hook used as a value; "
-             "call_void_hook() is a statement: convert by hand" % f)
+        out.append(("todo", "security_ops->%s(): void hook used as a value; "
+                    "call_void_hook() is a statement: convert by hand" % f))
     elif cls == "loop":
-        emit("todo", pos, "security_ops->%s(): no calling macro in the target: "
-             "%s; call left as is, copy the target's security_%s() by hand"
-             % (f, sp.why, f))
+        out.append(("todo", "security_ops->%s(): no calling macro in the target: "
+                    "%s; call left as is, copy the target's security_%s() by hand"
+                    % (f, sp.why, f)))
     elif cls == "capfall" and shape != "assign":
-        emit("todo", pos, "security_ops->%s(): the target does `ret = "
-             "call_int_hook(%s, %s, ...); if (ret == %s) ret = %s(...);` "
-             "(%s); this call is not an assignment: left as is, convert by "
-             "hand" % (f, f, irc, irc, sp.extra, sp.why))
+        out.append(("todo", "security_ops->%s(): the target does `ret = "
+                    "call_int_hook(%s, %s, ...); if (ret == %s) ret = %s(...);` "
+                    "(%s); this call is not an assignment: left as is, convert by "
+                    "hand" % (f, f, irc, irc, sp.extra, sp.why)))
     else:
         act = "void" if void else "int"
-        if cls == "capfall" and HAVEFB.get(k) == (re.sub(r"\s+", "", irc), sp.extra):
-            emit("special", pos, "%s: call_int_hook(%s, %s, ...); the fallback "
-                 "`if (... == %s) ... = %s(...)` is already the next statement: "
-                 "not added again: %s" % (f, f, irc, irc, sp.extra, sp.why))
+        if cls == "capfall" and havefb == (re.sub(r"\s+", "", irc), sp.extra):
+            out.append(("special", "%s: call_int_hook(%s, %s, ...); the fallback "
+                        "`if (... == %s) ... = %s(...)` is already the next statement: "
+                        "not added again: %s" % (f, f, irc, irc, sp.extra, sp.why)))
         elif cls == "capfall":
             act = "capfall"
-            emit("special", pos, "%s: call_int_hook(%s, %s, ...) then %s() "
-                 "when it returns %s: %s" % (f, f, irc, sp.extra, irc, sp.why))
+            out.append(("special", "%s: call_int_hook(%s, %s, ...) then %s() "
+                        "when it returns %s: %s" % (f, f, irc, sp.extra, irc, sp.why)))
         elif cls == "secid0":
             last = str(es).split(",")[-1].strip() if str(es).strip() else ""
-            if shape in ("stmt", "return") and HAVE0.get(k) == last:
-                emit("special", pos, "%s: *%s = 0 before the hook is already "
-                     "there: not added again: %s" % (f, last, sp.why))
+            if shape in ("stmt", "return") and have0 == last:
+                out.append(("special", "%s: *%s = 0 before the hook is already "
+                            "there: not added again: %s" % (f, last, sp.why)))
             elif shape in ("stmt", "return") and re.match(r"^[A-Za-z_]\w*$", last):
                 act = act + "-secid0"
-                emit("special", pos, "%s: *%s = %s before the hook: %s"
-                     % (f, last, sp.extra if sp.extra != "-" else "0", sp.why))
+                out.append(("special", "%s: *%s = %s before the hook: %s"
+                            % (f, last, sp.extra if sp.extra != "-" else "0", sp.why)))
             else:
-                emit("todo", pos, "%s: %s; converted without the reset (it "
-                     "is added only before a statement or return whose last "
-                     "argument is a plain variable): add it by hand"
-                     % (f, sp.why))
+                out.append(("todo", "%s: %s; converted without the reset (it "
+                            "is added only before a statement or return whose last "
+                            "argument is a plain variable): add it by hand"
+                            % (f, sp.why)))
         elif cls == "irc" and irc_why:
-            emit("todo", pos, "%s: converted with IRC %s; the target starts from "
-                 "`%s` (%s), but %s: check by hand"
-                 % (f, irc, sp.irc, sp.why, irc_why))
+            out.append(("todo", "%s: converted with IRC %s; the target starts from "
+                        "`%s` (%s), but %s: check by hand"
+                        % (f, irc, sp.irc, sp.why, irc_why)))
         elif cls == "irc":
-            emit("special", pos, "%s: IRC %s: %s" % (f, irc, sp.why))
+            out.append(("special", "%s: IRC %s: %s" % (f, irc, sp.why)))
         elif cls == "review":
-            emit("todo", pos, "%s: converted with IRC %s; %s" % (f, irc, sp.why))
+            out.append(("todo", "%s: converted with IRC %s; %s" % (f, irc, sp.why)))
         if void:
-            emit("call", pos, "security_ops->%s(...) -> call_void_hook(%s, ...)" % (f, f))
+            out.append(("call", "security_ops->%s(...) -> call_void_hook(%s, ...)" % (f, f)))
         else:
-            emit("call", pos, "security_ops->%s(...) -> call_int_hook(%s, %s, ...)"
-                 % (f, f, irc))
+            out.append(("call", "security_ops->%s(...) -> call_int_hook(%s, %s, ...)"
+                        % (f, f, irc)))
         want, got = nargs_of(h.args), nargs_call(es)
         if want != got:
-            emit("todo", pos, "%s: the call passes %d argument%s, the target "
-                 "hook takes %d (%s): adapt the wrapper by hand"
-                 % (f, got, "" if got == 1 else "s", want, h.args))
+            out.append(("todo", "%s: the call passes %d argument%s, the target "
+                        "hook takes %d (%s): adapt the wrapper by hand"
+                        % (f, got, "" if got == 1 else "s", want, h.args)))
+    return act, irc, (sp.extra if sp else "-"), out
+
+
+def decide(f, es, pos):
+    """What to do with the call security_ops->f(es) at pos (plan()):
+    recorded in ACT, reported through emit."""
+    if not legacy_ops(pos):
+        return
+    hooks, table, sigs = tables()
+    k = key(pos)
+    act, irc, extra, findings = plan(f, es, SHAPE.get(k, "expr"), hooks, table, sigs,
+                                     HAVE0.get(k), HAVEFB.get(k))
+    for kind, message in findings:
+        emit(kind, pos, message)
     if act:
-        ACT[k] = (act, f, irc, sp.extra if sp else "-")
+        ACT[k] = (act, f, irc, extra)
