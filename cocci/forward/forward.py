@@ -57,7 +57,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lsmconv import defaults, hooks as hookmod, legacy, manifest as manifestmod  # noqa: E402
-from lsmconv import calls as callsmod, special as specialmod  # noqa: E402
+from lsmconv import calling_macros, calls as callsmod, special as specialmod  # noqa: E402
 from lsmconv.names import lsm_ident, lsm_name  # noqa: E402
 import framework as fw  # noqa: E402
 from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
@@ -918,25 +918,19 @@ INTERIM_COMMENT = ["/*", " * Hook operation macros.", " *", " * call_void_hook:"
 
 
 def add_interim_macros_own(t, lines):
-    """The interim macros of a tree stacked in its own version (v21 4/7):
-    before the first function that uses them, and before the one-line
-    comment that heads its section."""
-    fns = functions(lines)
-    users = [a for n, (a, b) in fns.items()
-             if re.search(r"\bcall_(int|void)_hook\(", "\n".join(lines[a:b + 1]))]
-    at = min(users) if users else len(lines)
-    cs = comment_start(lines, at)
-    at = cs if cs is not None else at
-    if at >= 2 and not lines[at - 1].strip() and re.match(r"/\*.*\*/\s*$", lines[at - 2]):
-        at -= 2
-    block = INTERIM_COMMENT + [""] + interim_defs()
-    ins = ([""] if at > 0 and lines[at - 1].strip() else []) + block + \
-        ([""] if at < len(lines) and lines[at].strip() else [])
-    lines[at:at] = ins
-    t.set(SEC_C, lines)
-    first = at + ins.index(block[0]) + 1
-    t.say("changed", SEC_C, first + len(block) - 2, "interim call_void_hook()/call_int_hook() "
-          "over %s, with their comment (the IRC is not used yet)" % LEGACY_PTR)
+    """The interim macros of a tree stacked in its own version (v21 4/7),
+    where lsmconv.calling_macros (rule 60) puts calling macros: before the
+    first function that uses them and the section comment above it."""
+    text = "\n".join(lines)
+    where = calling_macros.plan(text)
+    if where is None:
+        return
+    block = "\n".join(INTERIM_COMMENT + [""] + interim_defs()) + "\n"
+    new = calling_macros.insert(text, where[0], block).split("\n")
+    t.set(SEC_C, new)
+    at = next(i for i in range(len(new)) if new[i:i + len(INTERIM_COMMENT)] == INTERIM_COMMENT)
+    t.say("changed", SEC_C, at + len(INTERIM_COMMENT) + 2, "interim call_void_hook()/"
+          "call_int_hook() over %s, with their comment (the IRC is not used yet)" % LEGACY_PTR)
 
 
 def add_interim_macros(t, target, lines):
