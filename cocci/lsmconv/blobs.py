@@ -32,8 +32,8 @@ import os
 import re
 import sys
 
-from lsmconv.port_c import strip_comments
-from lsmconv import hooks as hookmod, source
+from lsmconv import cscan, hooks as hookmod, source
+from lsmconv.cscan import code_text as strip_comments
 from lsmconv.items import Line, port_item as Item
 
 # expression -> (struct type, reason).  The only hand-typed type knowledge.
@@ -52,9 +52,6 @@ LEGACY_MEMBERS = {
     "sk_security": "struct sock's blob pointer",
     "s_security": "struct super_block's blob pointer",
 }
-
-FUNC_RE = re.compile(r"^[A-Za-z_][^;{}()#]*?\b(\w+)\s*\(([^;{}]*?)\)\s*\n?\{(.*?)\n\}",
-                     re.M | re.S)
 
 
 class Kind:
@@ -76,7 +73,7 @@ def kinds(tree):
     """{kind: Kind} of the blobs the target's framework allocates."""
     fields = lbs_fields(tree)
     text = strip_comments(source.text(os.path.join(tree, "security/security.c")))
-    funcs = [(m.group(1), m.group(2), m.group(3)) for m in FUNC_RE.finditer(text)]
+    funcs = [(f[0], ", ".join(f[1]), f[4]) for f in functions(text)]
     out = {}
     for name, params, body in funcs:
         m = re.match(r"lsm_(\w+)_alloc$", name)
@@ -99,13 +96,13 @@ def kinds(tree):
         for k in out.values():
             m = re.search(r"\blsm_%s_alloc\s*\(\s*(\w+)" % k.name, body)
             if m:
-                for c in re.finditer(r"\bcall_int_hook\s*\(([^;]*)\)\s*;", body[m.end():]):
-                    args = hookmod.split_args(c.group(1))
+                for c in cscan.calls(body[m.end():], "call_int_hook"):
+                    args = c.args
                     if m.group(1) in args[first:]:
                         k.alloc[args[0]] = args[first:].index(m.group(1))
-        for c in re.finditer(r"\bcall_void_hook\s*\(([^;]*)\)\s*;", body):
-            args = hookmod.split_args(c.group(1))
-            rest = body[c.end():]
+        for c in cscan.calls(body, "call_void_hook"):
+            args = c.args
+            rest = body[c.end:]
             if not re.search(r"\b(kfree|kmem_cache_free|call_rcu)\s*\(", rest):
                 continue
             for k in out.values():
@@ -119,14 +116,16 @@ def kinds(tree):
 # ---------------------------------------------------------------- module side
 
 def functions(code):
-    """[(name, params, first line idx, last line idx, body)] of C code in
-    kernel style (the closing brace in column 0)."""
+    """[(name, params, first line idx, last line idx, body)] of the
+    function definitions in C code (lsmconv.cscan.functions); the body is
+    what is between the braces, without the line break before the `}`."""
     out = []
-    for m in FUNC_RE.finditer(code):
-        start = code.count("\n", 0, m.start())
-        end = code.count("\n", 0, m.end())
-        params = hookmod.split_args(m.group(2)) if m.group(2).strip() else []
-        out.append((m.group(1), params, start, end, m.group(3)))
+    for f in cscan.functions(code):
+        body = code[f.open + 1:f.close]
+        if body.endswith("\n"):
+            body = body[:-1]
+        params = cscan.split_args(f.params) if f.params.strip() else []
+        out.append((f.name, params, f.first - 1, f.last - 1, body))
     return out
 
 

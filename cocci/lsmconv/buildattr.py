@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-from lsmconv import items as I
+from lsmconv import cscan, items as I
 
 # An error is about the LSM API when its text or its source line names it.
 LSM_API = re.compile(
@@ -34,7 +34,6 @@ LSM_API = re.compile(
 
 ERROR = re.compile(r'^(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$')
 IN_FUNC = re.compile(r"^(?P<file>[^:\s]+): In function ['‘](?P<func>[A-Za-z_]\w*)['’]:")
-FUNC_DEF = re.compile(r'^[A-Za-z_][^;{}()]*?\b(?P<name>[A-Za-z_]\w*)\s*\(')
 
 
 def load_todos(path):
@@ -43,44 +42,10 @@ def load_todos(path):
     return [(os.path.basename(i.file), int(i.line), I.text(i)) for i in I.todos(I.load(path))]
 
 
-def functions(text):
-    """[(first_line, last_line, name)] of the top-level function bodies in C text."""
-    spans = []
-    depth = 0
-    pending = None  # name of the last top-level declarator seen
-    start = None
-    name = None
-    for no, line in enumerate(text.splitlines(), 1):
-        if depth == 0:
-            m = FUNC_DEF.match(line)
-            if m:
-                pending = (no, m.group('name'))
-            elif line.strip().startswith(('#', '/*', '*', '//')) or not line.strip():
-                pass
-            elif not line.startswith((' ', '\t', ')')) and '{' not in line:
-                pending = None
-        for ch in line:
-            if ch == '{':
-                if depth == 0:
-                    if pending is not None and (')' in line or line.strip() == '{'):
-                        start, name = pending
-                    else:
-                        start, name = None, None
-                depth += 1
-            elif ch == '}':
-                depth = max(depth - 1, 0)
-                if depth == 0:
-                    if start is not None:
-                        spans.append((start, no, name))
-                    start, name, pending = None, None, None
-    return spans
-
-
-def function_at(spans, line):
-    for first, last, name in spans:
-        if first <= line <= last:
-            return name
-    return None
+def function_at(funcs, line):
+    """The name of the function (lsmconv.cscan.functions) around line, or None."""
+    f = cscan.function_at(funcs, line)
+    return f.name if f else None
 
 
 def parse_errors(log_text, module_dir):
@@ -108,7 +73,7 @@ def attribute(errors, todos, sources):
 
     sources maps a basename to the text of the built file (for the function
     around a todo and the source line of an error)."""
-    spans = {f: functions(t) for f, t in sources.items()}
+    spans = {f: cscan.functions(t) for f, t in sources.items()}
     lines = {f: t.splitlines() for f, t in sources.items()}
     todo_funcs = []
     for f, ln, detail in todos:
@@ -132,7 +97,7 @@ def attribute(errors, todos, sources):
         if hit is None:
             # An error on a line (an initializer entry, a call) that uses a
             # function of the module a todo names.
-            defined = {n for _a, _b, n in spans.get(f, [])}
+            defined = {fn.name for fn in spans.get(f, [])}
             used = set(re.findall(r'[A-Za-z_]\w*', src)) & defined
             for tf, tl, detail, around, names in todo_funcs:
                 if tf == f and used & names:

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-from lsmconv import emit
+from lsmconv import cscan, emit
 
 set_mode = emit.set_mode
 
@@ -45,10 +45,7 @@ def macro_block(tree):
         if re.match(r"#define\s+call_(void|int)_hook\b", l):
             if start is None:
                 start = i
-            j = i
-            while j < len(lines) and lines[j].endswith(chr(92)):
-                j += 1
-            end = j
+            end = cscan.logical_line(lines, i)[1]
     if start is None:
         return None
     # the comment right above the first definition, if any
@@ -63,38 +60,11 @@ def macro_block(tree):
     return "\n".join(lines[start:end + 1]) + "\n"
 
 
-def _blank_comments(text):
-    """Comments and strings replaced by spaces (line numbers and columns kept)."""
-    def sub(m):
-        return re.sub(r"[^\n]", " ", m.group(0))
-    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', sub, text, flags=re.S)
-
-
 def functions(text):
-    """[(line of the name, name, body)] of the function definitions, kernel
-    style: the body's `{` and `}` at the start of a line."""
-    lines = _blank_comments(text).split("\n")
-    out = []
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("{"):
-            # the header: back to the line holding `name(`
-            j = i - 1
-            while j >= 0 and lines[j].strip() and not re.search(r"\w\s*\(", lines[j]):
-                j -= 1
-            while j > 0 and lines[j - 1].strip() and not re.search(r"[;}{]\s*$", lines[j - 1]) \
-                    and not lines[j - 1].lstrip().startswith("#") and re.search(r"\w\s*\(", lines[j - 1]):
-                j -= 1
-            m = re.search(r"(\w+)\s*\(", lines[j]) if j >= 0 else None
-            k = i + 1
-            while k < len(lines) and not lines[k].startswith("}"):
-                k += 1
-            if m:
-                out.append((j + 1, m.group(1), "\n".join(lines[i:k + 1])))
-            i = k + 1
-            continue
-        i += 1
-    return out
+    """[(line of the name, name, body)] of the function definitions
+    (lsmconv.cscan.functions), the body with comments and strings blanked."""
+    code = cscan.code_text(text)
+    return [(f.line, f.name, code[f.open:f.close + 1]) for f in cscan.functions(text)]
 
 
 def plan(text):

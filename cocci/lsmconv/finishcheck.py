@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-from lsmconv import buildattr
+from lsmconv import buildattr, cscan
 
 IDENT = re.compile(r'[A-Za-z_]\w*')
 
@@ -62,8 +62,8 @@ def hunks(old, new):
 
 def check(tool_text, fin_text, fname, todos, edits):
     """Yield (line, first changed line, explanation or None) per hunk."""
-    spans = buildattr.functions(tool_text)
-    defined = {n for _a, _b, n in spans}
+    spans = cscan.functions(tool_text)
+    defined = {f.name for f in spans}
     mine = []
     for f, ln, detail in todos:
         if f != fname:

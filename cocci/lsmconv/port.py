@@ -48,7 +48,8 @@ import tempfile
 
 from lsmconv import blobs, capability, exits, hooks, lsmid, paths, report
 from lsmconv import items as I
-from lsmconv.port_c import find_function, norm_type, param_type, strip_comments
+from lsmconv import cscan
+from lsmconv.cscan import code_text as strip_comments, find_function, norm_type, param_type
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COCCI = os.path.dirname(HERE)
@@ -536,14 +537,12 @@ class Port:
                 "\t.init = %s," % init, "};"]
 
     def body(self, fn):
+        """The body `{ ... }` of fn's definition (comments and strings
+        blanked), or None."""
         for code in self.code().values():
-            m = re.search(r"\b%s\s*\([^;{]*\)\s*\{" % re.escape(fn), code)
-            if m:
-                depth, i = 0, m.end() - 1
-                for j in range(i, len(code)):
-                    depth += {"{": 1, "}": -1}.get(code[j], 0)
-                    if depth == 0:
-                        return code[i:j + 1]
+            for f in cscan.functions(code):
+                if f.name == fn:
+                    return code[f.open:f.close + 1]
         return None
 
     # -- blobs
@@ -606,10 +605,7 @@ class Port:
                 t = lines[i]
                 start = i
                 if re.match(r"\s*#\s*define\b", t):
-                    body = t
-                    while body.endswith("\\") and i + 1 < len(lines):
-                        i += 1
-                        body = body[:-1] + " " + lines[i]
+                    body, i = cscan.logical_line(lines, i)
                     m = re.match(r"\s*#\s*define\s+(\w+)(\(([^)]*)\))?", body)
                     margs = [a.strip() for a in (m.group(3) or "").split(",") if a.strip()] \
                         if m else []

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reading C source the way the rules need it: cached file text and lines,
 the preprocessor conditionals around each line, comments stripped with line
-numbers kept."""
+numbers kept (strip_comments: lsmconv.cscan's)."""
 import re
+
+from lsmconv import cscan
 
 _TEXT = {}
 _LINES = {}
@@ -50,9 +52,6 @@ def frames(path, line):
     return states[i] if 0 <= i < len(states) else ()
 
 
-def strip_comments(t):
-    """Comments blanked out: the same length, newlines kept, so offsets and
-    line numbers stay and a comment still separates tokens.  (port_c's
-    strip_comments also blanks string and character literals.)"""
-    return re.sub(r"/\*.*?\*/|//[^\n]*",
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), t, flags=re.S)
+# Comments blanked out (lsmconv.cscan, the one C scanner): the same length,
+# newlines kept.  Kept here for the rules' helpers and forward.py.
+strip_comments = cscan.strip_comments

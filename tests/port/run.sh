@@ -266,6 +266,28 @@ EOF12
 	got=$(PYTHONPATH="$ROOT/cocci" python3 -c 'import sys; from lsmconv import blobs; k = blobs.kinds(sys.argv[1])["cred"]; print(k.member, k.alloc)' "$TMP/fake12" 2>&1 || true)
 	tap_check "driver: blobs.py reads a 6.12-shaped security.c (lsm_blob_alloc(&cred->security), call_int_hook without IRC)" \
 		test "$got" = "security {'cred_prepare': 0}"
+	# cscan (the one C scanner): a definition after a multi-line
+	# `#define ... while (0)` is found, by the function list (make port's
+	# attribution, the blob check) and by the lookup the sig check uses (a
+	# miss was a false "no definition or prototype" todo).
+	cat >"$TMP/macro.c" <<'EOFM'
+#define SWAP(ops, h) \
+	do { \
+		old_##h = (ops)->h; \
+	} while (0)
+
+static int after_macro(struct file *file)
+{
+	return 0;
+}
+EOFM
+	got=$(PYTHONPATH="$ROOT/cocci" python3 -c 'import sys
+from lsmconv import cscan
+t = open(sys.argv[1]).read()
+print([(f.name, f.line, f.last) for f in cscan.functions(t)], cscan.find_function(cscan.code_text(t), "after_macro"))' "$TMP/macro.c" 2>&1 || true)
+	tap_check "driver: cscan finds a definition after a multi-line #define ... while (0)" \
+		test "$got" = "[('after_macro', 6, 9)] ('int', ['struct file *file'], True, 6)"
+	[ "$got" = "[('after_macro', 6, 9)] ('int', ['struct file *file'], True, 6)" ] || tap_diag "$got"
 	NAME=x
 	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
 	tap_check "driver: missing input dir -> exit 2, nothing written" \
