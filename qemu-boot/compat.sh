@@ -112,4 +112,20 @@ compat_make_args() {
 	if compat_before "$tree" 4 2; then
 		echo "KAFLAGS=-Wa,-mshared"
 	fi
+	# --- Not applied: binutils >= 2.31's 4 KiB max-page-size ---------------
+	# Not needed by legacy-4.0.config (booted with RELOCATABLE and SMP on and
+	# off).  Needed on 4.0 when CONFIG_DEBUG_RODATA=y (x86_64 defconfig): the
+	# linker script starts .data on a 2 MiB boundary, ld packs the file at
+	# 4 KiB, so .data's file offset (0xcca000) lies below its place in
+	# memory (0xe00000); the decompressor's parse_elf() copies the segments
+	# in order inside one buffer, so (read from the program headers) the
+	# copy of .data overwrites the init segment's bytes before they are
+	# copied.  Measured: the console ends at "Parsing ELF... " and the
+	# decompressor starts over.  The fix, measured on defconfig, is the make
+	# argument
+	#	LDFLAGS_BUILD_ID=--build-id -z max-page-size=0x200000
+	# (the top Makefile adds LDFLAGS_BUILD_ID to LDFLAGS_vmlinux, and to
+	# the modules' ld -r, where it changes nothing; a LDFLAGS_vmlinux= on the
+	# command line would also replace the decompressor's own "-T").  Mirrors e3d03598e8ae ("x86/build/64: Force
+	# the linker to use 2MB page size"), first in v4.16.
 }
