@@ -57,7 +57,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lsmconv import defaults, hooks as hookmod, legacy, manifest as manifestmod  # noqa: E402
-from lsmconv import calling_macros, calls as callsmod, special as specialmod  # noqa: E402
+from lsmconv import calling_macros, calls as callsmod, cscan, special as specialmod  # noqa: E402
 from lsmconv.names import lsm_ident, lsm_name  # noqa: E402
 import framework as fw  # noqa: E402
 from lsmconv.kwrap import wrap_call as wrap  # noqa: E402
@@ -224,27 +224,11 @@ def group_end(lines, o):
 
 
 def functions(lines):
-    """Top-level function definitions (kernel style: signature at column 0,
-    '{' and '}' alone at column 0): name -> (first, last) line indices."""
+    """Top-level function definitions (lsmconv.cscan, the one C scanner):
+    name -> (first, last) line indices, the first definition of a name."""
     out = {}
-    i = 0
-    while i < len(lines):
-        l = lines[i]
-        if re.match(r"[A-Za-z_]", l) and "(" in l and not l.rstrip().endswith(";"):
-            j = i
-            while j < len(lines) and lines[j] != "{" and not lines[j].rstrip().endswith(";") \
-                    and lines[j].strip() != "" and j - i < 12:
-                j += 1
-            if j < len(lines) and lines[j] == "{":
-                k = j + 1
-                while k < len(lines) and lines[k] != "}":
-                    k += 1
-                m = re.match(r"[^(]*?(\w+)\s*\(", l)
-                if m and k < len(lines):
-                    out.setdefault(m.group(1), (i, k))
-                    i = k + 1
-                    continue
-        i += 1
+    for f in cscan.functions("\n".join(lines)):
+        out.setdefault(f.name, (f.first - 1, f.last - 1))
     return out
 
 
@@ -269,14 +253,7 @@ def variables(lines, pred):
 
 def find_call(text, start):
     """Index after the ')' matching the '(' at text[start - 1]."""
-    depth, j = 1, start
-    while depth and j < len(text):
-        if text[j] == "(":
-            depth += 1
-        elif text[j] == ")":
-            depth -= 1
-        j += 1
-    return j
+    return cscan.match_paren(text, start - 1)
 
 
 # ----------------------------------------------------------------- tables

@@ -44,29 +44,23 @@ import re
 import sys
 from collections import namedtuple
 
-from lsmconv import source
+from lsmconv import cscan, source
 
 Default = namedtuple("Default", "hook fn kind value resets")
 
 CAP_C = "security/capability.c"
 SEC_C = "security/security.c"
 
-# A kernel-style function definition: signature from column 0, body from a
-# '{' alone on its line to the first '}' alone on its line.
-_FN = re.compile(r"^((?:static\s+|inline\s+|__init\s+)*)([A-Za-z_][\w \t\*]*?)\b(\w+)\s*"
-                 r"\(([^;{}]*?)\)\s*\n\{\n(.*?)^\}", re.S | re.M)
-
-
 def _code(path):
-    return source.strip_comments(source.text(path))
+    return cscan.strip_comments(source.text(path))
 
 
 def functions(text):
     """{name: (return type, parameter text, body)} of the top-level
-    kernel-style function definitions in text (comments stripped)."""
+    function definitions in text (lsmconv.cscan; comments stripped)."""
     out = {}
-    for m in _FN.finditer(text):
-        out.setdefault(m.group(3), (" ".join(m.group(2).split()), m.group(4), m.group(5)))
+    for f in cscan.functions(text):
+        out.setdefault(f.name, (f.ret, f.params, text[f.open + 1:f.close]))
     return out
 
 
