@@ -7,7 +7,8 @@
 # Sections (default: all, in this order): kernel (build, bzImage), boot
 # (initramfs sizes, boot times), targets (every other distro target: cold
 # build and boot), convert (baseline and 2 MB conversions),
-# port, verify (series and make verify), hookcost (needs verify's kernels).
+# port, verify (series and make verify), hookcost (needs verify's kernels),
+# v21 (make v21 on the 4.0 tree, when ../shared has it).
 #
 #   kernel build, cold     fresh O= directory, tinyconfig + base + lsm
 #   kernel build, incr.    after touching security/security.c
@@ -23,11 +24,12 @@
 #                          kernel when the kernel section built it, boot)
 #   series, make verify    convert.sh series, then verify/pipeline.sh on it in
 #                          a fresh work dir, with each step's time
+#   make v21               scripts/v21.sh in a fresh work dir, each step's time
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SECTIONS="kernel boot targets convert port verify hookcost"
+SECTIONS="kernel boot targets convert port verify hookcost v21"
 tree=$LSMCONV_DISTRO_TREE cold=1 only=''
 usage() { echo "usage: ${0##*/} [--tree DIR] [--skip-cold] [--only SECTION[,SECTION...]] (sections: $SECTIONS)" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -285,3 +287,23 @@ bench_hookcost() {
 	fi
 }
 ! want hookcost || bench_hookcost
+
+bench_v21() {
+	# make v21: the 4.0 tree stacked in its own version, compared with v21,
+	# built and booted; a fresh work dir (its kernels cold unless ccache has
+	# them), each step's time from its summary.
+	local src=$LSMCONV_ROOT/../shared/trees/linux-4.0-v21base.tar.xz t
+	if [ ! -f "$src" ]; then
+		row "make v21" "n/a: no $src"
+		return
+	fi
+	rm -rf build/bench/v21
+	t=$(now)
+	scripts/v21.sh --work build/bench/v21 >build/bench/v21.log 2>&1 || true
+	row "make v21, fresh work dir (s)" "$(since "$t")"
+	# summary rows: "N  name  result  SECONDSs  detail"
+	grep -E '^[1-4] ' build/bench/v21.log | while read -r n name res secs _; do
+		row "  v21 step $n $name ($res) (s)" "${secs%s}"
+	done
+}
+! want v21 || bench_v21

@@ -64,9 +64,10 @@ parse_args() {
 }
 selected() { case ",$steps," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
-declare -a RESULT DETAIL
+declare -a RESULT DETAIL SECS
+T0=0
 record() {	# record N pass|fail|skip DETAIL
-	RESULT[$1]=$2 DETAIL[$1]=$3
+	RESULT[$1]=$2 DETAIL[$1]=$3 SECS[$1]=$(($(date +%s) - T0))
 	printf '[%s/4] %s%s\n' "$1" "$2" "${3:+: $3}" >&2
 }
 
@@ -157,6 +158,7 @@ main() {
 	on_interrupt ''
 	local fns=("" step_tree step_series step_compare step_verify)
 	for i in 1 2 3 4; do
+		T0=$(date +%s)
 		if selected "$i"; then
 			progress "$i" 4 "${fns[$i]#step_}"
 			"${fns[$i]}"
@@ -167,7 +169,7 @@ main() {
 	done
 	echo
 	for i in 1 2 3 4; do
-		printf '%s %-8s %-5s %s\n' "$i" "${fns[$i]#step_}" "${RESULT[$i]}" "${DETAIL[$i]}"
+		printf '%s %-8s %-5s %5ss  %s\n' "$i" "${fns[$i]#step_}" "${RESULT[$i]}" "${SECS[$i]}" "${DETAIL[$i]}"
 	done
 	[ ! -f "$work/compare.md" ] || { echo; cat "$work/compare.md"; }
 	return $status
