@@ -116,8 +116,10 @@ todo_count() {
 		{ echo "an unknown number of (no readable items: $1)"; return 0; }
 	awk '$1 == "todo" { n = $2 } END { print n + 0 }' <<<"$c"
 }
-# convert.sh's results by input and rules hash: a rerun (the mutation, the
-# finished/ port) does not parse the same sources again.
+# convert.sh's results by the hash of the input, the rules and every target
+# file the conversion read (lsmconv.port, lsmconv.source's record): a rerun
+# (the mutation, the finished/ port) does not parse the same sources again,
+# and an edited tree is converted again.
 export LSMCONV_PORT_CACHE=${LSMCONV_PORT_CACHE:-$work/convert-cache}
 mkdir -p "$LSMCONV_PORT_CACHE"
 progress 1 $STEPS "converting ${names[*]} for $(kernel_version "$target")"

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-from lsmconv import cscan, emit
+from lsmconv import cscan, emit, source
 
 set_mode = emit.set_mode
 
@@ -38,7 +38,9 @@ def _read(path):
 
 def macro_block(tree):
     """The calling macros of security.c in the target, with their comment."""
-    text = _read(os.path.join(tree, "security", "security.c")) or ""
+    path = os.path.join(tree, "security", "security.c")
+    source.record(path)         # read as it is (its bytes go into the output)
+    text = _read(path) or ""
     lines = text.split("\n")
     start = end = None
     for i, l in enumerate(lines):

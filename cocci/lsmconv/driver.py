@@ -36,6 +36,7 @@ from . import manifest as M
 from . import names
 from . import paths as P
 from . import report as R
+from . import source
 
 
 PROG = os.environ.get("LSMCONV_PROG", "convert.sh")
@@ -470,6 +471,11 @@ class Work:
         self.macros = os.path.join(self.dir, "macros.h")
         fsio.write_new(self.macros, MACROS.encode())
         self.hooks = set(H.load(o.target))
+        # the hook table file: lsmconv.hooks opens lsm_hook_defs.h itself,
+        # not through lsmconv.source, so its read is recorded here
+        # (LSMCONV_READS: what a conversion read, lsmconv.port's cache key)
+        if H.source_of(o.target):
+            source.record(H.source_of(o.target))
         self.legacy = []
         for n, inp in enumerate(inputs):
             if LEGACY_STRUCT.search(inp.to_work()):

@@ -33,9 +33,9 @@ error, nothing written; 3 failure after writing started).
 LSMCONV_PORT_MUTATE=sweep|sig|cap|blob|lsmid switches one check off (blob:
 the rewrite only, every use is still named; lsmid: the registration form); only tests/port/run.sh sets it, to
 show that named cases then fail.
-LSMCONV_PORT_CACHE=DIR keeps convert.sh results by the hash of the input, the
-target (path and the files the rules read) and lsmconv's rules (tests, make
-port).
+LSMCONV_PORT_CACHE=DIR keeps convert.sh results by the hash of the input,
+lsmconv's rules and the target (its path and every file of it the conversion
+read, as recorded by lsmconv.source: run_convert) (tests, make port).
 """
 import argparse
 import hashlib
@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 
-from lsmconv import blobs, capability, exits, hooks, lsmid, paths, report
+from lsmconv import blobs, capability, exits, hooks, lsmid, paths, report, source
 from lsmconv import items as I
 from lsmconv import cscan
 from lsmconv.cscan import code_text as strip_comments, find_function, norm_type, param_type
@@ -122,54 +122,88 @@ def recognise(texts):
 
 # ---------------------------------------------------------------- conversion
 
+def _cache_key(target, files):
+    """The part of the cache key known before converting: the target's
+    path, the inputs, every rule and every module they import, convert.sh."""
+    h = hashlib.sha256(os.path.abspath(target).encode())
+    for f in sorted(files):
+        h.update(os.path.basename(f).encode() + b"\0")
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    for d, dirs, names in sorted(os.walk(COCCI)):
+        dirs.sort()
+        for name in sorted(names):
+            if name.endswith((".cocci", ".py", ".tsv")):
+                with open(os.path.join(d, name), "rb") as fh:
+                    h.update(name.encode() + b"\0" + fh.read())
+    with open(os.path.join(ROOT, "convert.sh"), "rb") as fh:
+        h.update(fh.read())
+    return h.hexdigest()
+
+
+def _reads_key(target, rels):
+    """The digest of the target files a conversion read, as they are now."""
+    h = hashlib.sha256()
+    for rel in rels:
+        h.update(rel.encode("utf-8", "surrogateescape") + b"\0" +
+                 source.digest(os.path.join(target, rel)).encode() + b"\n")
+    return h.hexdigest()
+
+
 def run_convert(target, files, outdir, items):
-    """convert.sh file FILES --out OUTDIR --items ITEMS (the stable CLI)."""
+    """convert.sh file FILES --out OUTDIR --items ITEMS (the stable CLI).
+
+    With LSMCONV_PORT_CACHE=DIR the result is kept and reused, keyed by
+    the inputs, the rules and the target files the conversion read: the
+    rules' helpers record every file they read (lsmconv.source,
+    LSMCONV_READS), DIR/KEY.reads lists the target files of the last
+    conversion of KEY, and DIR/KEY-READS holds the result for their present
+    contents (a manifest, as ccache's): an edit of any file the rules read
+    (security/security.c, ...) makes a new conversion."""
     cache = os.environ.get("LSMCONV_PORT_CACHE", "")
     key = None
     if cache:
-        h = hashlib.sha256(os.path.abspath(target).encode())
-        for f in sorted(files):
-            h.update(os.path.basename(f).encode() + b"\0")
-            with open(f, "rb") as fh:
-                h.update(fh.read())
-        # the target files the rules read (a user's tree may change)
-        for rel in ("include/linux/lsm_hook_defs.h", "include/linux/lsm_hooks.h",
-                    "include/linux/security.h", "security/commoncap.c"):
-            try:
-                with open(os.path.join(target, rel), "rb") as fh:
-                    h.update(rel.encode() + b"\0" + fh.read())
-            except OSError:
-                pass
-        # every rule and every module they import
-        for d, dirs, names in sorted(os.walk(COCCI)):
-            dirs.sort()
-            for name in sorted(names):
-                if name.endswith((".cocci", ".py", ".tsv")):
-                    with open(os.path.join(d, name), "rb") as fh:
-                        h.update(name.encode() + b"\0" + fh.read())
-        with open(os.path.join(ROOT, "convert.sh"), "rb") as fh:
-            h.update(fh.read())
-        key = os.path.join(cache, h.hexdigest())
-        if os.path.isdir(key):
-            shutil.copytree(os.path.join(key, "out"), outdir, dirs_exist_ok=True)
-            shutil.copy(os.path.join(key, "items.jsonl"), items)
+        key = os.path.join(cache, _cache_key(target, files))
+        try:
+            with open(key + ".reads", encoding="utf-8", errors="surrogateescape") as f:
+                rels = [l for l in f.read().split("\n") if l]
+        except OSError:
+            rels = []
+        entry = key + "-" + _reads_key(target, rels)
+        if rels and os.path.isdir(entry):
+            shutil.copytree(os.path.join(entry, "out"), outdir, dirs_exist_ok=True)
+            shutil.copy(os.path.join(entry, "items.jsonl"), items)
+            sys.stderr.write("port: convert.sh file's result reused (inputs, rules and the %d "
+                             "target files it read unchanged)\n" % len(rels))
             return
     sys.stderr.write("port: converting %d file(s) with convert.sh file\n" % len(files))
+    log = os.path.join(os.path.dirname(os.path.abspath(outdir)), "reads.log")
+    if os.path.exists(log):
+        os.remove(log)
     p = subprocess.run([os.path.join(ROOT, "convert.sh"), "file"] + files +
                        ["--target", target, "--out", outdir, "--items", items,
                         "--allow-partial"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       universal_newlines=True)
+                       universal_newlines=True, env=dict(os.environ, **{source.READS: log}))
     if p.returncode != 0:
         raise Fail("convert.sh file failed (status %d):\n%s" % (
             p.returncode, "\n".join(p.stderr.splitlines()[-15:])))
-    if key:
-        tmp = key + ".tmp%d" % os.getpid()
+    rels = source.reads_of(log, target)
+    if key and not rels:
+        sys.stderr.write("port: not cached: the conversion recorded no file of the target "
+                         "it read (%s)\n" % source.READS)
+    elif key:
+        entry = key + "-" + _reads_key(target, rels)
+        tmp = "%s.tmp%d" % (entry, os.getpid())
         shutil.copytree(outdir, os.path.join(tmp, "out"))
         shutil.copy(items, os.path.join(tmp, "items.jsonl"))
         try:
-            os.rename(tmp, key)
+            os.rename(tmp, entry)
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)
+        with open(key + ".reads.tmp%d" % os.getpid(), "w", encoding="utf-8",
+                  errors="surrogateescape") as f:
+            f.write("".join(r + "\n" for r in rels))
+        os.replace(key + ".reads.tmp%d" % os.getpid(), key + ".reads")
 
 
 def convert_todos(items):

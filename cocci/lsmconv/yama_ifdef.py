@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-from lsmconv import emit
+from lsmconv import emit, source
 
 set_mode = emit.set_mode
 
@@ -36,14 +36,10 @@ def target_defines(tree):
     ifndef guard is not dead code and stays."""
     for root, _dirs, files in os.walk(os.path.join(tree, "security")):
         for f in files:
-            if f.startswith("Kconfig"):
-                try:
-                    with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
-                        if re.search(r"^\s*config\s+%s\s*$" % MACRO[len("CONFIG_"):],
-                                     fh.read(), re.M):
-                            return True
-                except OSError:
-                    pass
+            if f.startswith("Kconfig") and re.search(
+                    r"^\s*config\s+%s\s*$" % MACRO[len("CONFIG_"):],
+                    source.text(os.path.join(root, f)), re.M):
+                return True
     return False
 
 

@@ -288,6 +288,33 @@ print([(f.name, f.line, f.last) for f in cscan.functions(t)], cscan.find_functio
 	tap_check "driver: cscan finds a definition after a multi-line #define ... while (0)" \
 		test "$got" = "[('after_macro', 6, 9)] ('int', ['struct file *file'], True, 6)"
 	[ "$got" = "[('after_macro', 6, 9)] ('int', ['struct file *file'], True, 6)" ] || tap_diag "$got"
+	# The conversion cache is keyed by what the conversion read: ptraceblock's
+	# cap chain makes rule 40 read security/security.c; an edit of it in a
+	# copy of the target makes convert.sh port convert again, an unchanged
+	# target reuses the result.
+	cache_run() {
+		"$ROOT/convert.sh" port "$ROOT/tests/port-boot/modules/ptraceblock/legacy" \
+			--name ptraceblock --target "$TMP/edited" --out "$TMP/cache-out" \
+			--report "$TMP/cache.md" 2>&1 >/dev/null | grep -E '^port: (converting|convert.sh file.s result reused)' || true
+	}
+	mkdir -p "$TMP/edited" "$TMP/cache2"
+	for e in "$TARGET"/* "$TARGET"/.[!.]*; do
+		[[ -e $e && ${e##*/} != .git && ${e##*/} != "$LSMCONV_OBJ_PREFIX"* ]] || continue
+		cp -al -- "$e" "$TMP/edited/"
+	done
+	first=$(LSMCONV_PORT_CACHE=$TMP/cache2 cache_run)
+	again=$(LSMCONV_PORT_CACHE=$TMP/cache2 cache_run)
+	# replaced, not edited through the hard link: $TARGET stays as it is
+	{ cat "$TARGET/security/security.c"; echo "/* edited by tests/port */"; } >"$TMP/security.c"
+	mv -f -- "$TMP/security.c" "$TMP/edited/security/security.c"
+	edited=$(LSMCONV_PORT_CACHE=$TMP/cache2 cache_run)
+	tap_check "driver: the conversion cache records security/security.c among the target files read" \
+		grep -qx 'security/security.c' "$TMP"/cache2/*.reads
+	tap_check "driver: an unchanged target reuses the cached conversion" \
+		test "$first" = "port: converting 1 file(s) with convert.sh file" -a "${again%% (*}" = "port: convert.sh file's result reused"
+	tap_check "driver: security/security.c edited in a copy of the target: the conversion is redone" \
+		test "$edited" = "port: converting 1 file(s) with convert.sh file"
+	tap_diag "cache runs: first '$first', again '$again', after the edit '$edited'"
 	NAME=x
 	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
 	tap_check "driver: missing input dir -> exit 2, nothing written" \
