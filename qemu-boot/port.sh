@@ -24,7 +24,11 @@
 # scratch copy of the baseline, booted with security=NAME, the same tests,
 # verify/compare.sh on the two traces.
 #
-# Exit: 0 every step passed; 1 a step failed (named); 2 usage or setup error.
+# Exit (EXIT_* of scripts/lib.sh, docs/CONTRACTS.md): 0 every step passed;
+# 1 the build failed and every compile error in the modules is a todo of the
+# report (todos left for a human); 2 usage or setup error, nothing written;
+# 3 a step failed (the report gave a false all-clear, the kernel itself did
+# not build, the boot, a guest test, the equivalence: each named).
 # Nothing is written into TREE or the baseline: both are copied with
 # hard links (cp -al) and every file port.sh changes is replaced, not edited.
 set -euo pipefail
@@ -33,7 +37,7 @@ set -euo pipefail
 
 usage() {
 	sed -n '7,9s/^# \{0,1\}//p' "$0" >&2
-	exit 2
+	exit "$EXIT_USAGE"
 }
 fail_setup() { die_usage "$@"; }
 
@@ -105,7 +109,7 @@ STEPS=6
 results=()
 status=0
 note() { results+=("$1"); }
-failed() { results+=("$1"); status=1; }
+failed() { results+=("$1"); status=$EXIT_FAILED; }
 
 # --- 1. convert ----------------------------------------------------------
 # todo_count ITEMS: the number of todos in a conversion's items (never read
@@ -372,12 +376,13 @@ if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 
 	done
 	if ! grep -qh '' "$work"/*/attribution.tsv 2>/dev/null; then
 		echo "port.sh: FAIL build: no error in the modules' directories; the kernel itself failed, see $(kbuild_objdir "$ttree" "$kbase-target")/build.log" >&2
+		exit "$EXIT_FAILED"
 	elif [ $bad = 1 ]; then
 		echo "port.sh: FAIL build: unreported LSM-API errors (see above)" >&2
-	else
-		echo "port.sh: FAIL build: every LSM-API error is a todo of the report: finish those todos (docs/porting.md), then run make port again" >&2
+		exit "$EXIT_FAILED"
 	fi
-	exit 1
+	echo "port.sh: FAIL build: every LSM-API error is a todo of the report: finish those todos (docs/porting.md), then run make port again" >&2
+	exit "$EXIT_TODO"
 fi
 note "build target: pass ($(($(date +%s) - t0)) s, $bz)"
 echo "  built in $(($(date +%s) - t0)) s" >&2
@@ -534,4 +539,4 @@ fi
 progress 6 $STEPS "summary"
 for r in "${results[@]}"; do echo "$r"; done
 if [ $status = 0 ]; then echo "port.sh: PASS ${names[*]}"; else echo "port.sh: FAIL ${names[*]}"; fi
-exit $status
+exit "$status"

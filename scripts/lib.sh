@@ -6,6 +6,29 @@
 LSMCONV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export LSMCONV_ROOT
 
+# --- exit codes ---------------------------------------------------------------
+# The one table of every lsmconv command (docs/CONTRACTS.md; Python's copy is
+# cocci/lsmconv/exits.py, tests/lint checks that they agree and that no
+# command exits with a bare 1 or 3):
+#   0 done; 1 something left for a human (todos); 2 usage, input or setup
+#   error, nothing written; 3 a step failed after writing started (a build,
+#   a boot, a rule: what was written is named); 130/143 interrupted by
+#   SIGINT/SIGTERM.
+# shellcheck disable=SC2034
+EXIT_DONE=0 EXIT_TODO=1 EXIT_USAGE=2 EXIT_FAILED=3 EXIT_INT=130 EXIT_TERM=143
+
+# die MESSAGE: a step ran and failed (exit 3, never 1: 1 means todos left).
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit "$EXIT_FAILED"
+}
+
+# die_usage MESSAGE: a usage, input or setup error; nothing was written.
+die_usage() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit "$EXIT_USAGE"
+}
+
 # The distro trees: Debian's linux-source-VERSION packages (scripts/deps.sh
 # installs the one chosen), unpacked by scripts/tree.sh into build/.  The
 # one place that names them; the Makefile (TARGET=) and lsmconv.paths read
@@ -16,11 +39,7 @@ LSMCONV_TARGETS="6.1 6.12"
 LSMCONV_TARGET=${LSMCONV_TARGET:-$LSMCONV_DEFAULT_TARGET}
 case " $LSMCONV_TARGETS " in
 *" $LSMCONV_TARGET "*) ;;
-*)
-	printf '%s: error: TARGET=%s: not one of the distro targets (%s)\n' \
-		"${0##*/}" "$LSMCONV_TARGET" "$LSMCONV_TARGETS" >&2
-	exit 2
-	;;
+*) die_usage "TARGET=$LSMCONV_TARGET: not one of the distro targets ($LSMCONV_TARGETS)" ;;
 esac
 LSMCONV_DISTRO=linux-source-$LSMCONV_TARGET
 LSMCONV_DISTRO_TREE=$LSMCONV_ROOT/build/$LSMCONV_DISTRO
@@ -31,13 +50,8 @@ export LSMCONV_TARGET LSMCONV_DISTRO LSMCONV_DISTRO_TREE
 target_tree() {
 	case " $LSMCONV_TARGETS " in
 	*" $1 "*) echo "$LSMCONV_ROOT/build/linux-source-$1" ;;
-	*) die "TARGET=$1: not one of the distro targets ($LSMCONV_TARGETS)" ;;
+	*) die_usage "TARGET=$1: not one of the distro targets ($LSMCONV_TARGETS)" ;;
 	esac
-}
-
-die() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 1
 }
 
 # die_log LOG MESSAGE: die, after printing the last 20 lines of LOG on
@@ -242,15 +256,15 @@ kconfig() {
 		kbuild "$tree" "$o" olddefconfig >>"$o/build.log" 2>&1 || return 1
 		echo "$stamp" >"$o/.lsmconv-config"
 	fi
-	local -A want=() from=()
+	local -A wanted=() fragment_of=()
 	for f in "$@"; do
 		while IFS= read -r line; do
-			want[${line%%=*}]=$line from[${line%%=*}]=$f
+			wanted[${line%%=*}]=$line fragment_of[${line%%=*}]=$f
 		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$f")
 	done
-	for opt in "${!want[@]}"; do
-		grep -qxF "${want[$opt]}" "$o/.config" ||
-			echo "${from[$opt]#"$LSMCONV_ROOT"/}: '${want[$opt]}' did not survive olddefconfig" >>"$lost"
+	for opt in "${!wanted[@]}"; do
+		grep -qxF "${wanted[$opt]}" "$o/.config" ||
+			echo "${fragment_of[$opt]#"$LSMCONV_ROOT"/}: '${wanted[$opt]}' did not survive olddefconfig" >>"$lost"
 	done
 	sort -o "$lost" "$lost"
 }
@@ -365,20 +379,6 @@ lsm_majors() {
 }
 lsm_exclusive() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$LSMCONV_ROOT/qemu-boot/variants.tsv" | cut -f1
-}
-
-# --- exit codes ---------------------------------------------------------------
-# The one convention of every lsmconv command (docs/CONTRACTS.md):
-#   0 done; 1 something left for a human (todos); 2 usage, input or setup
-#   error, nothing written; 3 failure after writing started (what was written
-#   is named); 130/143 interrupted by SIGINT/SIGTERM.
-# shellcheck disable=SC2034
-EXIT_DONE=0 EXIT_TODO=1 EXIT_USAGE=2 EXIT_PARTIAL=3 EXIT_INT=130 EXIT_TERM=143
-
-# die_usage MESSAGE: a usage, input or setup error; nothing was written.
-die_usage() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit "$EXIT_USAGE"
 }
 
 # --- output directories ----------------------------------------------------------

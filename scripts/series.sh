@@ -515,7 +515,7 @@ main() {
 	write_series
 	if [ "$todo" -gt 0 ]; then
 		echo "series: $todo item(s) left for a human in the final tree (see $out/report.md)" >&2
-		[ "$allow_partial" -eq 1 ] || exit 1
+		[ "$allow_partial" -eq 1 ] || exit "$EXIT_TODO"
 	fi
 }
 

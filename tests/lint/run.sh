@@ -14,6 +14,7 @@
 # else /usr/bin/python3.
 # Mutation check: an unused import added to a module makes its case fail
 # (tests/lint/run.sh shows `not ok N - pyflakes cocci/lsmconv/X.py`).
+# The exit-code table: see the comment above its cases.
 #
 # Prints TAP 13.
 set -uo pipefail
@@ -127,6 +128,57 @@ tap_check "no suite writes build/baseline (only make_baseline does)" test -z "$w
 printf '%s\n' 'base=build/baseline' '"$rw" --tree "$src" --out "$base" --series x' >"$work/writer.sh"
 tap_check "writer mutation: a suite that rewinds into its base=build/baseline is named" \
 	test -n "$(baseline_writers "$work/writer.sh")"
+
+# The exit-code table (docs/CONTRACTS.md): scripts/lib.sh's EXIT_* and
+# lsmconv.exits agree; no command script exits with a bare 1 or 3, a failed
+# step is 3 (die), a bad TARGET is 2 in every branch of lib.sh
+# (tests/lint/exitcodes.py: what it reads, what it leaves out and why).
+# Mutations, in scratch copies: port.sh exiting 1 for a failed build step,
+# and a die() that exits 1, must each fail naming the place.
+rc=0
+out=$(python3 tests/lint/exitcodes.py "$root" 2>"$work/exit-exempt") || rc=$?
+tap_check "exit codes: every command exits by the one table (tests/lint/exitcodes.py, exit $rc)" test "$rc" = 0
+[ -z "$out" ] || tap_diag "$out"
+tap_diag "$(cat "$work/exit-exempt")"
+# exit_of CMD...: the exit status of CMD (its output dropped)
+exit_of() {
+	local rc=0
+	"$@" >/dev/null 2>&1 || rc=$?
+	echo "$rc"
+}
+tap_check "exit codes: die (a failed step) exits 3" \
+	test "$(exit_of bash -c '. scripts/lib.sh; die x')" = 3
+tap_check "exit codes: die_log exits 3" test "$(exit_of bash -c '. scripts/lib.sh; die_log /dev/null x')" = 3
+tap_check "exit codes: die_usage exits 2" test "$(exit_of bash -c '. scripts/lib.sh; die_usage x')" = 2
+tap_check "exit codes: a bad TARGET exits 2 when lib.sh is sourced" \
+	test "$(LSMCONV_TARGET=9.9 exit_of bash -c '. scripts/lib.sh')" = 2
+tap_check "exit codes: a bad TARGET exits 2 in target_tree" \
+	test "$(exit_of bash -c '. scripts/lib.sh; target_tree 9.9')" = 2
+# mutant_root NAME: a scratch tree with the files exitcodes.py reads
+mutant_root() {
+	local m=$work/$1 f
+	for f in scripts/lib.sh cocci/lsmconv/__init__.py cocci/lsmconv/exits.py qemu-boot/port.sh; do
+		mkdir -p "$m/$(dirname "$f")"
+		cp "$f" "$m/$f"
+	done
+	echo "$m"
+}
+# caught PATTERN: the mutant's check exited 1 naming PATTERN
+caught() { [ "$rc" = 1 ] && grep -q -- "$1" <<<"$out"; }
+# shellcheck disable=SC2016 # the scripts' own text: "$EXIT_FAILED" unexpanded
+failed_exit='exit "$EXIT_FAILED"'
+m=$(mutant_root exit-port)
+grep -qF "$failed_exit" "$m/qemu-boot/port.sh" &&
+	sed -i "0,/$failed_exit/s//exit 1/" "$m/qemu-boot/port.sh"
+rc=0
+out=$(python3 tests/lint/exitcodes.py "$m" 2>/dev/null) || rc=$?
+tap_check "exit-code mutation: port.sh exiting 1 for a failed build step fails naming it (exit $rc)" \
+	caught "^qemu-boot/port.sh:[0-9]*: exit 1"
+m=$(mutant_root exit-die)
+sed -i "/^die() {/,/^}/s/$failed_exit/exit 1/" "$m/scripts/lib.sh"
+rc=0
+out=$(python3 tests/lint/exitcodes.py "$m" 2>/dev/null) || rc=$?
+tap_check "exit-code mutation: a die() that exits 1 fails naming it (exit $rc)" caught "die() must exit"
 
 py=""
 for cand in python3 /usr/bin/python3; do

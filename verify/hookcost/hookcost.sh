@@ -12,7 +12,7 @@
 # the spread of the boots (min..max, in % of the median), and the ratio to
 # getpid, the no-hook control.  Each --compare prints, per operation, the
 # ratio of A's hook-to-control ratio to B's: 1.00 = the same cost.
-# Exits 2 on a usage error, 1 when a boot gave no figures.
+# Exits 2 on a usage error, 3 (EXIT_FAILED) when a boot gave no figures.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -82,12 +82,12 @@ for i in "${!labels[@]}"; do
 		done
 		if ! grep -aq '^# hookbench getpid ' "$log.tap"; then
 			echo "${0##*/}: ${labels[$i]}: no figures ($(cat "$log.verdict"))" >&2
-			status=1
+			status=$EXIT_FAILED
 			continue
 		fi
 		if [[ $clk != tsc* ]]; then
 			echo "${0##*/}: ${labels[$i]} boot $b: not counted (no TSC clock in 3 tries)" >&2
-			status=1
+			status=$EXIT_FAILED
 			continue
 		fi
 		tr -d '\r' <"$log.tap" |
