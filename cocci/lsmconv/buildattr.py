@@ -10,11 +10,16 @@ reported"; when it concerns the LSM API it means the report gave a false
 all-clear, and the run fails.
 
 usage: python3 -m lsmconv.buildattr --log BUILD.LOG --items ITEMS.jsonl
-           --module-dir security/NAME --src DIR
+           --module-dir security/NAME --src DIR [--tsv FILE --show N NAME]
 prints one line per error:
     reported<TAB>file:line<TAB>error<TAB>todo
     not-reported<TAB>file:line<TAB>error<TAB>lsm-api|other
-and exits 0 when every LSM-API error is reported, 1 otherwise, 2 on usage.
+(into FILE with --tsv) and exits 0 when every LSM-API error is reported, 1
+otherwise, 2 on usage.  --show N NAME prints what make port shows instead:
+"  NAME: R error(s) named by a todo, U not reported", every error not
+reported, the first N reported ones with their todo, and how many more the
+TSV holds (make port printed them through `| head`, which under pipefail
+killed it with SIGPIPE when there were many).
 """
 
 import argparse
@@ -123,7 +128,12 @@ def main(argv=None):
     ap.add_argument('--items', required=True, help='the port\'s items.jsonl')
     ap.add_argument('--module-dir', required=True)
     ap.add_argument('--src', required=True, help='directory of the built module sources')
+    ap.add_argument('--tsv', help='write the TSV lines here (default: stdout)')
+    ap.add_argument('--show', nargs=2, metavar=('N', 'NAME'),
+                    help='print the summary make port shows, at most N reported errors')
     a = ap.parse_args(argv)
+    if a.show and (not a.tsv or not a.show[0].isdigit()):
+        ap.error('--show N NAME needs --tsv and a number N')
     try:
         with open(a.log, errors='replace') as fh:
             log = fh.read()
@@ -133,14 +143,40 @@ def main(argv=None):
         print(f'buildattr: {e}', file=sys.stderr)
         return 2
     bad = 0
+    rows = []
     for (f, ln, _fn, msg), hit, api in attribute(parse_errors(log, a.module_dir),
                                                  todos, sources):
         if hit:
-            print(f'reported\t{f}:{ln}\t{msg}\t{hit[0]}:{hit[1]}: {hit[2]}')
+            rows.append(('reported', f'{f}:{ln}', msg, f'{hit[0]}:{hit[1]}: {hit[2]}'))
         else:
-            print(f'not-reported\t{f}:{ln}\t{msg}\t{"lsm-api" if api else "other"}')
+            rows.append(('not-reported', f'{f}:{ln}', msg, 'lsm-api' if api else 'other'))
             bad += api
+    tsv = ''.join('\t'.join(r) + '\n' for r in rows)
+    if a.tsv:
+        try:
+            with open(a.tsv, 'w') as fh:
+                fh.write(tsv)
+        except OSError as e:
+            print(f'buildattr: {e}', file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(tsv)
+    if a.show:
+        sys.stdout.write(summary(rows, int(a.show[0]), a.show[1], a.tsv))
     return 1 if bad else 0
+
+
+def summary(rows, most, name, tsv):
+    """What make port shows of an attribution: the counts, every error not
+    reported, the first `most` reported ones with their todo."""
+    rep = [r for r in rows if r[0] == 'reported']
+    out = [f'  {name}: {len(rep)} error(s) named by a todo, {len(rows) - len(rep)} not reported']
+    out += ['    not reported: ' + '\t'.join(r[1:]) for r in rows if r[0] != 'reported']
+    for r in rep[:most]:
+        out += [f'    {r[1]}: {r[2]}', f'      <- todo {r[3]}']
+    if len(rep) > most:
+        out.append(f'    ... {len(rep) - most} more error(s) named by a todo: {tsv}')
+    return ''.join(l + '\n' for l in out)
 
 
 if __name__ == '__main__':

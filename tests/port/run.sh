@@ -315,6 +315,47 @@ print([(f.name, f.line, f.last) for f in cscan.functions(t)], cscan.find_functio
 	tap_check "driver: security/security.c edited in a copy of the target: the conversion is redone" \
 		test "$edited" = "port: converting 1 file(s) with convert.sh file"
 	tap_diag "cache runs: first '$first', again '$again', after the edit '$edited'"
+	# make port's attribution with many errors (issue 27: make port died with
+	# exit 141, `sed | head -20` under pipefail): 300 compile errors, each
+	# named by a todo; buildattr writes the TSV and the summary make port
+	# shows, under pipefail, with the whole TSV and the count of those not
+	# shown.  The control: the old `sed | head -20` on this TSV dies with 141.
+	mkdir -p "$TMP/many"
+	python3 - "$TMP/many" <<'EOFP'
+import json, sys
+d = sys.argv[1]
+with open(d + "/many.c", "w") as c, open(d + "/items.jsonl", "w") as it, \
+        open(d + "/compile.log", "w") as log:
+    for i in range(300):
+        c.write("static int many_fn%d(struct file *file)\n{\n\treturn file->f_op_%d;\n}\n\n" % (i, i))
+        it.write(json.dumps({"file": "many.c", "line": 5 * i + 1, "kind": "todo", "hook": None,
+                             "message": "many_fn%d: the hook's signature changed: " % i + "x" * 150,
+                             "rule": "port", "check": "sig", "action": None, "state": "todo"}) + "\n")
+        log.write("../security/many/many.c: In function 'many_fn%d':\n" % i)
+        log.write("../security/many/many.c:%d:20: error: 'struct file' has no member named "
+                  "'f_op_%d' %s\n" % (5 * i + 3, i, "e" * 150))
+EOFP
+	rc=0
+	(set -euo pipefail
+		PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.buildattr --log "$TMP/many/compile.log" \
+			--items "$TMP/many/items.jsonl" --module-dir security/many --src "$TMP/many" \
+			--tsv "$TMP/many/attribution.tsv" --show 10 many >"$TMP/many/shown") || rc=$?
+	tap_check "driver: make port's attribution of 300 errors named by todos: exit 0 under pipefail (exit $rc)" \
+		test "$rc" = 0
+	tap_check "driver: ... the TSV has all 300, named by their todos" \
+		test "$(grep -c '^reported	many.c:[0-9]*	.*	many.c:[0-9]*: \[sig\] many_fn' "$TMP/many/attribution.tsv")" = 300
+	shown_ok() {
+		[ "$(sed -n 1p "$TMP/many/shown")" = "  many: 300 error(s) named by a todo, 0 not reported" ] &&
+			[ "$(grep -c '<- todo many.c:' "$TMP/many/shown")" = 10 ] &&
+			grep -qxF "    ... 290 more error(s) named by a todo: $TMP/many/attribution.tsv" "$TMP/many/shown"
+	}
+	tap_check "driver: ... the summary counts 300, shows 10 and says 290 more are in the TSV" shown_ok
+	rc=0
+	(set -euo pipefail
+		sed -n 's/^reported\t\([^\t]*\)\t\([^\t]*\)\t\(.*\)/    \1: \2\n      <- todo \3/p' \
+			"$TMP/many/attribution.tsv" | head -20 >/dev/null) || rc=$?
+	tap_check "driver: ... control: the old sed | head -20 dies on this TSV with SIGPIPE (exit $rc)" test "$rc" = 141
+	# (tests/lint checks that make port's script pipes nothing into head)
 	NAME=x
 	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
 	tap_check "driver: missing input dir -> exit 2, nothing written" \
