@@ -32,8 +32,19 @@ virtual context
 virtual org
 virtual report
 
+// Run without -D target (make coccicheck) the tree is the current
+// directory.  An initialize that binds virtual.target does not run when it
+// is not given: it only sets TARGET, before the one that uses it.
+@initialize:python@
+@@
+TARGET = None
+
 @initialize:python@
 target << virtual.target;
+@@
+TARGET = target
+
+@initialize:python@
 @@
 import os
 import re
@@ -41,7 +52,7 @@ import sys
 
 MODE = "patch"
 SEEN = set()
-TREE = target if target else os.getcwd()
+TREE = TARGET if TARGET else os.getcwd()
 
 
 def _initcall_in_target():

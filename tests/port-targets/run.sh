@@ -42,8 +42,14 @@ for tv in $LSMCONV_OTHER_TARGETS; do
 		tap_diag "$tv: $n compilations in the seeded target build"
 		[ -n "$n" ] && [ "$n" -lt 400 ]
 	}
-	if grep -qF 'starts from the objects of' "$tlog"; then
+	# Not skipped when the log lacks the count: a missing count fails.
+	# Skipped only when there is no kernel lsm to start from, as
+	# check_seeded (then the build is a cold one, not the seeded one).
+	lo=$(lsm_objdir "$tt")
+	if [ -f "$lo/arch/x86/boot/bzImage" ]; then
 		tap_check "$tv: the seeded build compiles fewer than 400 files" few_compilations
+	else
+		tap_skip "$tv: the seeded build compiles fewer than 400 files" "no kernel lsm of $tt ($lo: tests/boot builds it)"
 	fi
 	for m in "${mods[@]}"; do
 		tap_check "$tv: $m listed in /sys/kernel/security/lsm" \
