@@ -211,6 +211,7 @@ position p;
 @script:python enname@
 o << enn.o;
 p << enn.p;
+o2;
 s;
 @@
 
@@ -219,8 +220,10 @@ if keeps_enable():
     HANDLED.add(key(p[0]))
     emit("reg", p[0], "security_module_enable(&%s) -> security_module_enable(\"%s\"): "
          "the target's check takes the LSM's name" % (o, lsm))
+    coccinelle.o2 = cocci.make_ident(o)
     coccinelle.s = cocci.make_ident('"%s"' % lsm)
 else:
+    coccinelle.o2 = cocci.make_ident(NONE)
     coccinelle.s = cocci.make_ident(NONE)
 
 @allen@
@@ -405,12 +408,12 @@ statement S;
 )
 
 @depends on patch@
-identifier enn.o;
+identifier enname.o2;
 identifier enname.s;
 @@
 
  security_module_enable(
-- &o
+- &o2
 + s
  )
 

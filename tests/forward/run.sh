@@ -103,7 +103,7 @@ expect_fail "split: a security.h without struct security_operations" 1 include/l
 expect_fail "interim-macros before rule 30" 1 security/security.c:1 "$work/l1" interim-macros --tree "$work/l1" --target "$tgt"
 expect_fail "switch before interim-macros" 1 security/security.c "$work/l1" switch --tree "$work/l1" --target "$tgt"
 cp -r "$cases/expect/switch" "$work/l2"
-expect_fail "retire with a module still on the legacy API" 1 security/foo/foo.c:12 "$work/l2" retire --tree "$work/l2" --target "$tgt"
+expect_fail "retire with a module still on the legacy API" 1 security/foo/foo.c:11 "$work/l2" retire --tree "$work/l2" --target "$tgt"
 cp -r "$cases/legacy" "$work/l3"
 expect_fail "heads before split" 1 "run 'split' first" "$work/l3" heads --tree "$work/l3" --target "$tgt"
 
