@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 ///
-/// Remove Yama's ad hoc stacking from the security.c wrappers.  Before the
-/// hook lists, with CONFIG_SECURITY_YAMA_STACKED, a wrapper called Yama by
-/// hand before the major module:
+/// Remove the ad hoc stacking of a module that security.c calls by hand
+/// under a Kconfig option: 4.0's Yama, with CONFIG_SECURITY_YAMA_STACKED.
+/// Before the hook lists, a wrapper called that module before the major:
 ///
 ///     #ifdef CONFIG_SECURITY_YAMA_STACKED
 ///             rc = yama_ptrace_access_check(child, mode);
@@ -11,23 +11,24 @@
 ///     #endif
 ///             return security_ops->ptrace_access_check(child, mode);
 ///
-/// In the target Yama registers its own hook list, so the hand-made call
-/// goes: in a function that dispatches hook H (call_int_hook(H, ..),
-/// call_void_hook(H, ..) or a security_ops->H(..) left by 30-hook-calls),
-/// `yama_H(..);`, or `rc = yama_H(..); if (..) return rc;`, inside
-/// `#ifdef CONFIG_SECURITY_YAMA_STACKED`, is removed, with the declaration
-/// of rc when nothing else uses it.  SmPL cannot remove the preprocessor
-/// lines; 51-yama-ifdef.cocci removes the `#ifdef`/`#endif` pair left
-/// empty.  A yama_H() call outside such a block, or of another shape, is
-/// left and reported as todo.
+/// In the target the module registers its own hook list, so the
+/// hand-made call goes: in a function that dispatches hook H
+/// (call_int_hook(H, ..), call_void_hook(H, ..) or a security_ops->H(..)
+/// left by 30-hook-calls), `M_H(..);`, or `rc = M_H(..); if (..) return
+/// rc;`, where M is a module of the target (a directory of its security/)
+/// and the call sits directly inside `#ifdef CONFIG_OPTION`, is removed,
+/// with the declaration of rc when nothing else uses it.  The module and
+/// the option are read from the code, never typed.  SmPL cannot remove
+/// the preprocessor lines; 51-yama-ifdef.cocci removes the `#ifdef`/`#endif`
+/// pair left empty.  An M_H() call outside such a block, or of another
+/// shape, is left and reported as todo.
 ///
 /// The module side: a function registered (LSM_HOOK_INIT) in a hook list
-/// that is guarded by `#ifndef CONFIG_SECURITY_YAMA_STACKED` and defined
-/// without `static` was global only for that stacking (4.0's Yama): it
-/// becomes static again, reported as special.  When a legacy header (the
-/// .h files of -D legacy=F1:F2) declares it outside
-/// `#ifdef CONFIG_SECURITY_YAMA_STACKED` it may have other users: left
-/// global, todo.  Prototypes in headers are not touched.
+/// that is guarded by `#ifndef CONFIG_OPTION` and defined without `static`
+/// was global only for that stacking (4.0's Yama): it becomes static
+/// again, reported as special.  When a legacy header (the .h files of -D
+/// legacy=F1:F2) declares it outside `#ifdef CONFIG_OPTION` it may have
+/// other users: left global, todo.  Prototypes in headers are not touched.
 /// 51-yama-ifdef.cocci removes the guards.
 ///
 // Confidence: High
@@ -106,7 +107,7 @@ p << disp.p;
 DISPATCH.add((p[0].file, p[0].current_element, h))
 
 @ys depends on disp@
-identifier y =~ "^yama_";
+identifier y : script:python() { stacked_name(y) };
 expression list es;
 position p;
 @@
@@ -120,7 +121,7 @@ p << ys.p;
 SHAPE[key(p[0])] = "stmt"
 
 @ya depends on disp@
-identifier y =~ "^yama_";
+identifier y : script:python() { stacked_name(y) };
 identifier rc;
 expression list es;
 expression E;
@@ -138,7 +139,7 @@ rc << ya.rc;
 SHAPE[key(p[0])] = ("assign", rc)
 
 @yc depends on disp@
-identifier y =~ "^yama_";
+identifier y : script:python() { stacked_name(y) };
 expression list es;
 position p;
 @@
@@ -242,7 +243,7 @@ type T;
  }
 
 @depends on context@
-identifier y =~ "^yama_";
+identifier y : script:python() { stacked_name(y) };
 expression list es;
 @@
 

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 ///
-/// Companion of 50-yama-stacked.cocci: remove the
-/// `#ifdef CONFIG_SECURITY_YAMA_STACKED` / `#endif` pairs that the Yama
-/// removal left with nothing (or only blank lines) between them, and the
-/// `#ifndef CONFIG_SECURITY_YAMA_STACKED` / `#endif` guards of the module
-/// (around its hook list and registration; the content stays, an empty
-/// block goes), unless the target's Kconfig still has the option.  A
-/// blank line that a removed empty block leaves right after an opening
-/// brace or after another blank line goes too.  Blocks with `#else`/`#elif`
-/// are not touched.  Each removed pair is reported as `special`.
+/// Companion of 50-yama-stacked.cocci: remove the `#ifdef CONFIG_OPTION` /
+/// `#endif` pairs that the removal of a module's hand-made stacking left
+/// with nothing (or only blank lines) between them (any option: an empty
+/// pair is dead code), and the `#ifndef CONFIG_OPTION` / `#endif` guards
+/// around a module's hook list or registration (4.0's Yama under
+/// CONFIG_SECURITY_YAMA_STACKED; the content stays, an empty block goes)
+/// when the target's Kconfig has no such option.  A blank line that a
+/// removed empty block leaves right after an opening brace or after
+/// another blank line goes too.  Blocks with `#else`/`#elif` are not
+/// touched.  Each removed pair is reported as `special`.  No option or
+/// module is named here.
 ///
 /// SmPL cannot match preprocessor directives, so the change is a text pass
 /// in Python, lsmconv.yama_ifdef.  The driver runs it as a step of its own

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Text pass after rule 50 (51-yama-ifdef.cocci): the
-`#ifdef CONFIG_SECURITY_YAMA_STACKED` / `#endif` pairs the Yama removal
-left empty, and the `#ifndef CONFIG_SECURITY_YAMA_STACKED` guards of the
-module (the content stays, an empty block goes) unless the target's
-Kconfig still has the option.  A blank line a removed empty block leaves
-right after an opening brace or after another blank line goes too.
+"""Text pass after rule 50 (51-yama-ifdef.cocci): the `#ifdef CONFIG_OPTION`
+/ `#endif` pairs that rule 50's removal of a module's hand-made stacking
+left empty (any option: an empty pair is dead code), and the
+`#ifndef CONFIG_OPTION` guards around a module's hook list or its
+registration, or around nothing left (4.0's Yama under
+CONFIG_SECURITY_YAMA_STACKED; the content stays, an empty block goes) when
+the target's Kconfig has no such option (the guard is then always true).  A blank line a removed empty block
+leaves right after an opening brace or after another blank line goes too.
 Blocks with #else/#elif are not touched; everything else stays byte for
-byte.  SmPL cannot match preprocessor directives, so this is Python.
+byte.  No option or module is typed here.  SmPL cannot match preprocessor
+directives, so this is Python.
 
     python3 -m lsmconv.yama_ifdef [--target TREE] [--check] FILE...
 
@@ -22,42 +25,52 @@ from lsmconv import emit, source
 
 set_mode = emit.set_mode
 
-MACRO = "CONFIG_SECURITY_YAMA_STACKED"
-IFDEF = re.compile(r"^[ \t]*#[ \t]*ifdef[ \t]+%s\b" % MACRO)
-IFNDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+%s\b|if[ \t]+![ \t]*defined[ \t]*\(?[ \t]*%s[ \t]*\)?[ \t]*$)"
-                    % (MACRO, MACRO))
+IFDEF = re.compile(r"^[ \t]*#[ \t]*ifdef[ \t]+(CONFIG_\w+)\b")
+IFNDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+(CONFIG_\w+)\b|if[ \t]+![ \t]*defined[ \t]*\(?[ \t]*"
+                    r"(CONFIG_\w+)[ \t]*\)?[ \t]*$)")
 IF = re.compile(r"^[ \t]*#[ \t]*if")
 ELSE = re.compile(r"^[ \t]*#[ \t]*(else|elif)\b")
 ENDIF = re.compile(r"^[ \t]*#[ \t]*endif\b")
+# what a guard around a module's registration holds
+REGISTRATION = re.compile(r"\b(LSM_HOOK_INIT|security_add_hooks|register_security|"
+                          r"security_module_enable|security_operations|security_hook_list)\b")
+
+
+def module_of(option):
+    """The module an option stacks, for messages (lsmconv.yama.module_of)."""
+    m = re.match(r"CONFIG_SECURITY_(\w+?)_STACKED$", option)
+    return m.group(1).capitalize() if m else "the module"
 
 
 def target_defines(tree):
-    """Does the target tree still have the Kconfig symbol?  Then an
-    ifndef guard is not dead code and stays."""
+    """The Kconfig options of the target's security/: a guard on one of
+    them is not dead code and stays."""
+    out = set()
     for root, _dirs, files in os.walk(os.path.join(tree, "security")):
         for f in files:
-            if f.startswith("Kconfig") and re.search(
-                    r"^\s*config\s+%s\s*$" % MACRO[len("CONFIG_"):],
-                    source.text(os.path.join(root, f)), re.M):
-                return True
-    return False
+            if f.startswith("Kconfig"):
+                out.update("CONFIG_" + m for m in re.findall(
+                    r"^\s*(?:menu)?config\s+(\w+)\s*$", source.text(os.path.join(root, f)), re.M))
+    return out
 
 
 def _blocks(lines):
-    """(start, end, kind) of each ifdef/ifndef MACRO block without an
-    else/elif: lines[start] is the directive, lines[end] its endif."""
+    """(start, end, kind, option) of each ifdef/ifndef CONFIG_ block without
+    an else/elif: lines[start] is the directive, lines[end] its endif."""
     out = []
     for i, l in enumerate(lines):
-        kind = "ifdef" if IFDEF.match(l) else "ifndef" if IFNDEF.match(l) else None
-        if not kind:
+        m = IFDEF.match(l)
+        n = IFNDEF.match(l) if not m else None
+        if not m and not n:
             continue
+        kind, option = ("ifdef", m.group(1)) if m else ("ifndef", n.group(1) or n.group(2))
         depth = 0
         for j in range(i + 1, len(lines)):
             if IF.match(lines[j]):
                 depth += 1
             elif ENDIF.match(lines[j]):
                 if depth == 0:
-                    out.append((i, j, kind))
+                    out.append((i, j, kind, option))
                     break
                 depth -= 1
             elif ELSE.match(lines[j]) and depth == 0:
@@ -67,25 +80,27 @@ def _blocks(lines):
 
 def tidy(text, defines):
     """(new text, [(line, message)]) for a file's text; defines: the
-    target still has the option."""
+    target's options (target_defines)."""
     lines = text.split("\n")
     drop = set()
     found = []
-    for start, end, kind in _blocks(lines):
+    for start, end, kind, option in _blocks(lines):
         if any(k in drop for k in range(start, end + 1)):
             continue
         empty = all(not lines[k].strip() for k in range(start + 1, end))
+        who = module_of(option)
         if kind == "ifdef" and empty:
             drop.update(range(start, end + 1))
-            found.append((start + 1, "empty #ifdef %s block removed (Yama registers "
-                          "its own hooks in the target)" % MACRO))
-        elif kind == "ifndef" and not defines:
+            found.append((start + 1, "empty #ifdef %s block removed (%s registers "
+                          "its own hooks in the target)" % (option, who)))
+        elif kind == "ifndef" and option not in defines and \
+                (empty or REGISTRATION.search("\n".join(lines[start + 1:end]))):
             drop.update((start, end))
             if empty:
                 drop.update(range(start, end + 1))
             found.append((start + 1, "#ifndef %s guard removed%s: the target has "
-                          "no such option, Yama registers like any module"
-                          % (MACRO, " with its empty block" if empty else "")))
+                          "no such option, %s registers like any module"
+                          % (option, " with its empty block" if empty else "", who)))
         else:
             continue
         # a removed empty block leaves no blank line behind it right after

@@ -107,6 +107,40 @@ expect_fail "retire with a module still on the legacy API" 1 security/foo/foo.c:
 cp -r "$cases/legacy" "$work/l3"
 expect_fail "heads before split" 1 "run 'split' first" "$work/l3" heads --tree "$work/l3" --target "$tgt"
 
+# 2b. --own: a legacy tree of 4.0's shape (tests/forward/own/tree: eight
+# hooks with their capability.c stubs of every kind, a major module foo and a
+# module bar that security.c stacks by hand under CONFIG_SECURITY_BAR_STACKED,
+# as 4.0 stacks Yama) stacked in its own version through convert.sh series
+# --own, against tests/forward/own/expect/.
+own=$root/tests/forward/own
+if ! command -v spatch >/dev/null; then
+	tap_skip "--own fixture" "no spatch"
+else
+	ot=$work/own-tree
+	cp -r "$own/tree" "$ot"
+	(cd "$ot" && git init -q && git add -A &&
+		git -c user.name=t -c user.email=t@t commit -q -m fixture)
+	rc=0
+	./convert.sh series --baseline "$ot" --own --out "$work/own-series" --work "$work/own-work" \
+		>"$work/own.log" 2>&1 || rc=$?
+	tap_check "--own fixture: convert.sh series --own exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	n=$(find "$work/own-series" -name '000[1-9]-*.patch' | wc -l)
+	tap_check "--own fixture: six steps change the tree (got $n)" [ "$n" -eq 6 ]
+	bad=''
+	for f in $(cd "$own/expect" && find . -type f | sort); do
+		diff -u "$own/expect/$f" "$work/own-work/tree/$f" >>"$work/own.diff" 2>&1 || bad="$bad ${f#./}"
+	done
+	if [ -z "$bad" ]; then tap_ok "--own fixture: the stacked tree is as expected"; else
+		tap_not_ok "--own fixture: the stacked tree is as expected (differ:$bad)"
+		head -40 "$work/own.diff" | sed 's/^/# /'
+	fi
+	tap_check "--own fixture: capability.c is gone" [ ! -e "$work/own-work/tree/security/capability.c" ]
+	cp -r "$work/own-series" "$work/own-series.1"
+	./convert.sh series --baseline "$ot" --own --out "$work/own-series" --work "$work/own-work" \
+		>"$work/own2.log" 2>&1
+	tap_check "--own fixture: a second run writes the same series" diff -r "$work/own-series.1" "$work/own-series"
+fi
+
 # 3. The real rewound baseline (made here when missing, as in make check).
 make_baseline
 base=build/baseline
