@@ -3,8 +3,10 @@
 # Lay out lsmverify for the guest initramfs and print the build-initramfs.sh
 # --add arguments, one HOSTPATH:GUESTPATH a line.
 #
-# usage: verify/stage.sh [--mutant] OUTDIR
+# usage: [TREE=TREE] [O=DIR] verify/stage.sh [--mutant] OUTDIR
 #
+# builds the suite first (make -C verify: for the kernel tree TREE into O,
+# default the distro tree into build/verify), then
 #   OUTDIR/lsmverify/            -> /lsmverify (the program, policies,
 #                                   expectations, tomoyo-loader)
 #   OUTDIR/lsmtest/SUITE         -> /lsmtest/SUITE (symlinks to the program)
@@ -26,7 +28,11 @@ fi
 [ $# -eq 1 ] || { echo "usage: ${0##*/} [--mutant] OUTDIR" >&2; exit 2; }
 out=$1
 
-make -s -C "$here" O="$O" >&2
+if [ -n "${TREE:-}" ]; then
+	make -s -C "$here" TREE="$TREE" O="$O" >&2
+else
+	make -s -C "$here" O="$O" >&2
+fi
 
 pick() {	# pick NAME.EXT -> the real or the mutant build product
 	local base=${1%.*} ext=${1##*.}
@@ -42,7 +48,7 @@ mkdir -p "$out/lsmverify"/{expect,selinux,apparmor,smack,tomoyo} "$out/lsmtest"
 d=$out/lsmverify
 install -m 0755 "$O/lsmverify" "$d/lsmverify"
 ln -s lsmverify "$d/tomoyo-loader"
-install -m 0644 "$here"/expect/*.txt "$d/expect/"
+install -m 0644 "$O"/expect/*.txt "$d/expect/"
 install -m 0644 "$(pick selinux/policy.bin)" "$d/selinux/policy.bin"
 install -m 0644 "$(pick apparmor/profiles.bin)" "$d/apparmor/profiles.bin"
 install -m 0644 "$(pick smack/rules.txt)" "$d/smack/rules.txt"

@@ -12,8 +12,12 @@
 #
 # usage: verify/traces.sh --kernel BZIMAGE --work DIR [--mutant] [--timeout S]
 #          [--variants FILE | --stack NAME=ARGS...] [--tests LIST]
-#          [--add HOSTPATH:GUESTPATH]...
+#          [--add HOSTPATH:GUESTPATH]... [--tree TREE --suite DIR]
 #
+# The suite is built for the kernel's source tree TREE into DIR (make -C
+# verify TREE= O=: its policy version, classes, AppArmor features and
+# expectations are TREE's); without them for the distro tree into
+# build/verify.
 # The stacks: by default one per row of qemu-boot/variants.tsv (NAME, booted
 # with lsm=LIST; one exclusive major each, TOMOYO stacked with it), or those
 # of --variants FILE (same format); --stack NAME=ARGS (repeatable) replaces
@@ -32,13 +36,14 @@ root=$(dirname "$here")
 
 usage() {
 	echo "usage: ${0##*/} --kernel BZIMAGE --work DIR [--mutant] [--timeout S]" \
-		"[--variants FILE | --stack NAME=ARGS...] [--tests LIST] [--add HOST:GUEST]..." >&2
+		"[--variants FILE | --stack NAME=ARGS...] [--tests LIST] [--add HOST:GUEST]..." \
+		"[--tree TREE --suite DIR]" >&2
 	exit 2
 }
 
 kernel='' work='' mutant=() timeout=180 variants=$root/qemu-boot/variants.tsv
 tests="capability,tomoyo,selinux,smack,apparmor,yama"
-stacks=() extra=()
+stacks=() extra=() suite_tree='' suite_out=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -49,10 +54,14 @@ while [ $# -gt 0 ]; do
 	--stack) stacks+=("${2:?}"); shift 2 ;;
 	--tests) tests=${2:?}; shift 2 ;;
 	--add) extra+=(--add "${2:?}"); shift 2 ;;
+	--tree) suite_tree=${2:?}; shift 2 ;;
+	--suite) suite_out=${2:?}; shift 2 ;;
 	*) usage ;;
 	esac
 done
 { [ -n "$kernel" ] && [ -n "$work" ]; } || usage
+# One without the other would put one tree's suite where another's is kept.
+{ [ -z "$suite_tree" ] && [ -z "$suite_out" ]; } || { [ -n "$suite_tree" ] && [ -n "$suite_out" ]; } || usage
 [ -f "$kernel" ] || { echo "${0##*/}: $kernel: no such kernel" >&2; exit 2; }
 
 # read_variants FILE: "NAME=lsm=LIST" for each row of a variants.tsv.
@@ -66,7 +75,12 @@ if [ ${#stacks[@]} -eq 0 ]; then
 fi
 
 mkdir -p "$work"
-"$here/stage.sh" "${mutant[@]}" "$work/stage" >"$work/adds"
+if [ -n "$suite_tree" ]; then
+	TREE=$(realpath "$suite_tree") O=$(realpath -m "$suite_out") \
+		"$here/stage.sh" "${mutant[@]}" "$work/stage" >"$work/adds"
+else
+	"$here/stage.sh" "${mutant[@]}" "$work/stage" >"$work/adds"
+fi
 adds=()
 while IFS= read -r a; do
 	adds+=(--add "$a")
