@@ -27,7 +27,10 @@
 #               differing ignoring whitespace must be 0; exact count reported
 #   4 equiv     per major, the baseline kernel (security=X) and the converted
 #               kernel (lsm=capability,yama,X) run the behaviour suite with
-#               the real policies; compare.sh must find no difference
+#               the real policies; compare.sh must find no difference.  The
+#               suite is built for the converted tree (make -C verify TREE=
+#               O=WORK/suite: the tree's policy version, classes, AppArmor
+#               features, TOMOYO profile version, expectations)
 #   5 stack     the final tree with base.config + lsm.config + the tree's
 #               selftest fragments (as the distro kernel lsm) boots each stack
 #               of qemu-boot/variants.tsv and passes the suite and the tree's
@@ -95,6 +98,7 @@ parse_args() {
 		distro=$(realpath -m "$distro")
 	fi
 	[ -f "$frag" ] || die_usage "$frag: no such config fragment"
+	[ -z "$mutation" ] || check_mutation "${baseline:-$converted}"
 	frag=$(realpath "$frag")
 	# The fragments of every kernel of steps 2 and 4: base.config + FRAG, or
 	# with --own the tree's own (legacy_fragments, scripts/lib.sh).
@@ -183,11 +187,26 @@ series_patches() {
 	find "$series" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' 2>/dev/null | sort
 }
 
-apply_mutation() {	# after the series: one more commit
-	local row file expr
-	row=$(awk -F'\t' -v n="$mutation" '!/^#/ && $1 == n' "$R/verify/mutations.tsv")
+mutation_row() {	# the row of --mutation in verify/mutations.tsv
+	awk -F'\t' -v n="$mutation" '!/^#/ && $1 == n' "$R/verify/mutations.tsv"
+}
+check_mutation() {	# check_mutation TREE: the row exists and is written for TREE's version
+	local row versions v
+	row=$(mutation_row)
 	[ -n "$row" ] || die_usage "--mutation $mutation: no such row in verify/mutations.tsv"
-	IFS=$'\t' read -r _ file expr _ _ <<<"$row"
+	IFS=$'\t' read -r _ _ _ _ _ versions <<<"$row"
+	[ -f "$1/Makefile" ] || return 0	# no tree there: step 1 says so
+	v=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		END { print v "." p }' "$1/Makefile")
+	case " $versions " in
+	*" $v "*) ;;
+	*) die_usage "--mutation $mutation: the row is for ${versions:-no version}, $1 is $v" ;;
+	esac
+}
+
+apply_mutation() {	# after the series: one more commit
+	local file expr
+	IFS=$'\t' read -r _ file expr _ _ _ <<<"$(mutation_row)"
 	sed -i -e "$expr" "$tree/$file"
 	if g diff --quiet; then
 		die "mutation $mutation changed nothing in $file (does the tree still have the line?)"
@@ -379,20 +398,31 @@ step_fixpoint() {
 }
 
 # --- step 4: equivalence -----------------------------------------------------
+# The behaviour suite is built for the tree under test (its policy version,
+# SELinux classes, AppArmor features, TOMOYO profile version and per-version
+# expectations: verify/Makefile) into a directory of this work's own.
+suite=''
+build_suite() {	# build_suite STEP: make -C verify for the converted tree
+	suite=$work/suite
+	make -s -C "$R/verify" TREE="$tree" O="$suite" >"$out/logs/verify-make.log" 2>&1 && return 0
+	record "$1" fail "make -C verify TREE=$tree failed, see $out/logs/verify-make.log"
+	return 1
+}
 # Traces of one kernel under the given stacks, cached by kernel, stacks and
 # suite build: a mutation run reuses the reference's boots.
 traces() {	# traces NAME BZ STACK...  -> prints the trace file
 	local name=$1 bz=$2 key f
 	shift 2
 	key=$( { sha256sum <"$bz"; printf '%s\n' "$@";
-		cat "$R/build/verify/lsmverify" "$R"/verify/expect/*.txt "$R"/build/verify/selinux/policy.bin \
-			"$R"/build/verify/apparmor/profiles.bin "$R"/build/verify/smack/rules.txt \
-			"$R"/build/verify/tomoyo/*.txt; } | sha256sum | cut -c1-16)
+		cat "$suite/lsmverify" "$suite"/expect/*.txt "$suite"/selinux/policy.bin \
+			"$suite"/apparmor/profiles.bin "$suite"/smack/rules.txt \
+			"$suite"/tomoyo/*.txt; } | sha256sum | cut -c1-16)
 	f=$kdir/traces-$key.trace
 	if [ ! -s "$f" ]; then
 		local args=()
 		for s in "$@"; do args+=(--stack "$s"); done
 		"$R/verify/traces.sh" --kernel "$bz" --work "$out/traces/$name" "${args[@]}" \
+			--tree "$tree" --suite "$suite" \
 			>"$f.tmp" 2>"$out/logs/traces-$name.log" || true
 		mv "$f.tmp" "$f"
 	fi
@@ -415,8 +445,7 @@ step_equiv() {
 		record 4 skip "no converted kernel: $no_kernel"
 		return
 	fi
-	make -s -C "$R/verify" O="$R/build/verify" >"$out/logs/verify-make.log" 2>&1 ||
-		{ record 4 fail "make -C verify failed, see $out/logs/verify-make.log"; return; }
+	build_suite 4 || return 0
 	IFS=, read -ra ms <<<"$majors"
 	for m in "${ms[@]}"; do
 		rs+=("$m=security=$m")
@@ -483,9 +512,11 @@ step_stack() {
 	while IFS=$'\t' read -r vname lsm want _; do
 		st+=("$vname=lsm=$lsm lsmtest.lsm=$want")
 	done < <(grep -v -e '^#' -e '^\s*$' "$R/qemu-boot/variants.tsv")
+	build_suite 5 || return 0
 	local args=()
 	for s in "${st[@]}"; do args+=(--stack "$s"); done
 	"$R/verify/traces.sh" --kernel "$bz" --work "$out/traces/stack" "${args[@]}" \
+		--tree "$tree" --suite "$suite" \
 		--tests lsm-list,landlock,capability,tomoyo,selinux,smack,apparmor,yama \
 		--add "$ll:lsmtest/landlock.d" >"$out/traces/stack.trace" 2>"$out/logs/traces-stack.log" || true
 	for s in "${st[@]}"; do
