@@ -122,9 +122,97 @@ tap_check "compare.sh: files without cases are a usage error (exit 2)" \
 tap_check "compare.sh --lsm: another suite's cases are ignored" \
 	cmp_rc 0 --lsm selinux "$exp" "$work/same.tap"
 
+# --- host: the suite built for another tree (Linux 4.0) ------------------------
+# Only what verify/Makefile reads of a tree, from the 4.0 tarball of make v21
+# (../shared/trees); the guest side on 4.0 is make verify's --own run
+# (docs/verify.md).
+tar40=$root/../shared/trees/linux-4.0-v21base.tar.xz
+t40=$work/tree-4.0
+O40=$work/o-4.0
+v40_files=(Makefile security/selinux/include/classmap.h
+	security/selinux/include/initial_sid_to_string.h
+	security/selinux/include/security.h security/tomoyo/common.c)
+v40_cases=(
+	"4.0: make -C verify TREE=4.0 builds its own suite"
+	"4.0: the SELinux policy is written in 4.0's highest version (29), 6.1's in 33"
+	"4.0: the SELinux rules drop file map (not in 4.0's classmap.h), saying so; 6.1's drop nothing"
+	"4.0: the TOMOYO profile has 4.0's PROFILE_VERSION (20110903), 6.1's 20150505"
+	"4.0: the AppArmor profiles are compiled against features-4.0, not 6.1's"
+	"4.0: the expectations are 6.1's with exactly the lines of expect/4.0/ in their place"
+	"verify/expect/4.0/*.txt: each line a case of the plain table, decided otherwise, with a reason"
+	"merge-expect.awk: an override naming no case of the table is an error"
+)
+if [ ! -f "$tar40" ]; then
+	for c in "${v40_cases[@]}"; do tap_skip "$c" "no $tar40 (../shared)"; done
+elif ! { mkdir -p "$t40" && tar -xJf "$tar40" -C "$t40" "${v40_files[@]}" &&
+	make -s -C verify TREE="$root/$t40" O="$root/$O40" >"$work/make-4.0.log" 2>&1; }; then
+	tap_not_ok "${v40_cases[0]}"
+	tap_tail "$work/make-4.0.log"
+	for c in "${v40_cases[@]:1}"; do tap_skip "$c" "the 4.0 suite did not build"; done
+else
+	tap_ok "${v40_cases[0]}"
+	tap_check "${v40_cases[1]}" test "$(cat "$O40/selinux/policyvers")/$(cat "$O/selinux/policyvers")" = 29/33
+	fitted() {
+		grep -q '^# fit-perms: class file has no map in this tree$' "$O40/selinux/policy.conf" &&
+			! grep -q '^allow .*[{ ]map[ };]' "$O40/selinux/policy.conf" &&
+			grep -q '^allow .*[{ ]map[ };]' "$O/selinux/policy.conf" &&
+			! grep -q 'fit-perms' "$O/selinux/policy.conf"
+	}
+	tap_check "${v40_cases[2]}" fitted
+	tap_check "${v40_cases[3]}" test "$(sed -n 's/^PROFILE_VERSION=//p' "$O40/tomoyo/profile.txt" \
+		"$O/tomoyo/profile.txt" | paste -sd/ -)" = 20110903/20150505
+	aa40() {	# profiles.bin is the profile compiled against features-4.0
+		local parser
+		parser=$(command -v apparmor_parser || echo /usr/sbin/apparmor_parser)
+		"$parser" -Q -K -q -M verify/apparmor/features-4.0 -o "$work/aa-4.0.bin" \
+			verify/apparmor/lsmverify.profile &&
+			cmp -s "$work/aa-4.0.bin" "$O40/apparmor/profiles.bin" &&
+			differs "$O40/apparmor/profiles.bin" "$O/apparmor/profiles.bin"
+	}
+	tap_check "${v40_cases[4]}" aa40
+	merged() {	# every suite: the plain table, with expect/4.0's lines in place
+		local f want
+		for f in verify/expect/*.txt; do
+			want=$f
+			if [ -f "verify/expect/4.0/${f##*/}" ]; then
+				want=$work/want-${f##*/}
+				awk 'FNR == NR { if ($1 == "case") o[$2] = $0; next }
+					$1 == "case" && ($2 in o) { print o[$2]; next } { print }' \
+					"verify/expect/4.0/${f##*/}" "$f" >"$want"
+				! cmp -s "$want" "$f" || return 1
+			fi
+			cmp -s "$want" "$O40/expect/${f##*/}" || { tap_diag "$O40/expect/${f##*/} is not $want"; return 1; }
+			cmp -s "$f" "$O/expect/${f##*/}" || { tap_diag "6.1's $O/expect/${f##*/} is not $f"; return 1; }
+		done
+	}
+	tap_check "${v40_cases[5]}" merged
+	overrides_sane() {	# each override: a case of the table, another verdict, a reason above
+		local f line name
+		for f in verify/expect/4.0/*.txt; do
+			[ -f "verify/expect/${f##*/}" ] || return 1
+			grep -q '^# ' "$f" || return 1
+			while IFS= read -r line; do
+				case $line in case\ *) ;; *) continue ;; esac
+				name=$(echo "$line" | cut -d' ' -f2)
+				grep -q "^case $name " "verify/expect/${f##*/}" || { tap_diag "$f: $name is no case"; return 1; }
+				! grep -qx "$line" "verify/expect/${f##*/}" || { tap_diag "$f: $name decided as in 6.1"; return 1; }
+			done <"$f"
+		done
+	}
+	tap_check "${v40_cases[6]}" overrides_sane
+	bad_override() {
+		printf 'case apparmor.no_such_case allow 0\n' >"$work/bad-override.txt"
+		! awk -f verify/expect/merge-expect.awk "$work/bad-override.txt" verify/expect/apparmor.txt \
+			>/dev/null 2>"$work/bad-override.err" &&
+			grep -q 'apparmor.no_such_case is not a case' "$work/bad-override.err"
+	}
+	tap_check "${v40_cases[7]}" bad_override
+fi
+
 if command -v shellcheck >/dev/null; then
 	tap_check "shellcheck: verify/*.sh tests/verify/run.sh" \
-		shellcheck -x verify/stage.sh verify/compare.sh verify/traces.sh tests/verify/run.sh
+		shellcheck -x verify/stage.sh verify/compare.sh verify/traces.sh \
+		verify/selinux/policyvers.sh tests/verify/run.sh
 fi
 
 # --- guest ---------------------------------------------------------------------
