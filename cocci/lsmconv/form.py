@@ -14,7 +14,8 @@ number).  The rules ask here how the converted code must look:
     define_lsm(tree)       -> True when the target has DEFINE_LSM() (5.1 on)
     list_attribute(tree)   -> the attribute of a hook list array:
                               `__lsm_ro_after_init` where the target defines
-                              it, else ""
+                              it or its own hook lists are read-only after
+                              init, else ""
 
 In the distro tree (6.1) that is the three-argument call, no
 security_module_enable(), DEFINE_LSM() and __lsm_ro_after_init; in a
@@ -23,6 +24,7 @@ step wrote there (v21: two arguments, the check by name, no DEFINE_LSM).
 
     python3 -m lsmconv.form TREE   prints the form
 """
+import glob
 import os
 import re
 import sys
@@ -57,8 +59,18 @@ def define_lsm(tree):
 
 
 def list_attribute(tree):
-    return "__lsm_ro_after_init" if re.search(r"#\s*define\s+__lsm_ro_after_init\b",
-                                              _code(tree)) else ""
+    """`__lsm_ro_after_init` where the target defines it or its own hook
+    lists are read-only after init (6.12 spells it `__ro_after_init`: make
+    port's registration step, lsmconv.lsmid, renames it there), else ""."""
+    if re.search(r"#\s*define\s+__lsm_ro_after_init\b", _code(tree)):
+        return "__lsm_ro_after_init"
+    top = os.path.join(tree, "security")
+    for d in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+        for f in sorted(glob.glob(os.path.join(top, d, "*.c"))):
+            if re.search(r"\bstruct\s+security_hook_list\s+\w+\s*\[\s*\]\s*__\w*ro_after_init\b",
+                         source.text(f)):
+                return "__lsm_ro_after_init"
+    return ""
 
 
 def main():
