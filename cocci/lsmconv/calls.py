@@ -5,7 +5,7 @@ they match here and call decide(); the transformations pick their calls
 with act_is()."""
 import re
 
-from lsmconv import rule, special
+from lsmconv import cscan, rule, special
 from lsmconv import emit as _emit
 
 emit, set_mode = _emit.emit, _emit.set_mode
@@ -61,7 +61,7 @@ def nargs_call(es):
     return 0 if not es else nargs_of(es)
 
 
-norm_type = special.norm_type
+norm_type = cscan.norm_type
 
 
 def legacy_ops(pos):

@@ -33,7 +33,7 @@ text, so a caller can edit the text it scanned.
         stripped)
     match_paren(text, i) -> the index after the bracket matching text[i]
     split_args(text) -> the top-level comma-separated parts, stripped
-        (lsmconv.hooks.split_args: the hook model's, until it moves here)
+    param(decl) -> (type, name) of one parameter declaration
     calls(text, name=None) -> [Call]
         every call `name(args)` (of any name, or of `name`), in order;
         keywords (if, while, sizeof, ...) are not calls
@@ -145,11 +145,34 @@ def blank_directives(code):
 
 
 def split_args(text):
-    """The top-level comma-separated parts of text, stripped: the hook
-    model's split (lsmconv.hooks.split_args), imported when called (hooks
-    reads its files through lsmconv.source, which uses this module)."""
-    from lsmconv import hooks
-    return hooks.split_args(text)
+    """Split a macro argument list (or any C list) at top-level commas:
+    commas inside (), [] or {} do not split.  The parts, stripped."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def param(decl):
+    """One parameter declaration split: 'const struct cred *cred' ->
+    ('const struct cred *', 'cred'); ('...', '') when it has no name."""
+    decl = re.sub(r"\s+", " ", decl.strip())
+    m = re.match(r"(.*?[\s*])([A-Za-z_][A-Za-z_0-9]*)((?:\[[^]]*\])*)$", decl)
+    if not m or not m.group(1).strip():
+        return (decl, "")
+    typ = m.group(1).strip()
+    if m.group(3):
+        typ += " " + m.group(3)
+    return (typ, m.group(2))
 
 
 def match_paren(text, i):
@@ -339,6 +362,5 @@ def param_type(decl):
     # 'struct inode' (no name): the last word follows struct/union/enum
     if len(words) >= 2 and words[-2] in ("struct", "union", "enum") and toks[-1] == words[-1]:
         return norm_type(d)
-    from lsmconv import hooks
-    typ, _ = hooks.param(d)
+    typ, _ = param(d)
     return norm_type(typ)

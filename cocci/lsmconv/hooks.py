@@ -21,6 +21,7 @@ hook names, return types, defaults, guards and parameter lists from here.
     source(tree)       -> the file load() reads the hooks from
     load(tree)         -> {name: Hook}  (Hook.params: [(type, name)])
     split_args(text)   -> top-level comma split of a macro argument list
+                          (lsmconv.cscan's, as param())
 
 guard is the enclosing preprocessor condition ("-" when none; nested
 conditions are joined with " && ").
@@ -36,6 +37,7 @@ import sys
 from collections import namedtuple
 
 from lsmconv import defaults, source
+from lsmconv.cscan import param, split_args  # noqa: F401 (the model's API)
 
 Hook = namedtuple("Hook", "name ret default guard args params")
 
@@ -45,30 +47,11 @@ def die(msg):
     sys.exit(2)
 
 
-def split_args(text):
-    """Split a macro argument list (or any C list) at top-level commas:
-    commas inside (), [] or {} do not split."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur).strip())
-    return out
-
-
 def parse(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        die("%s: %s" % (path, e.strerror))
+    text = source.text(path, None)
+    if text is None:
+        die("%s: cannot read" % path)
+    lines = text.split("\n")
     stack, hooks, i = [], [], 0
     in_comment = False
     while i < len(lines):
@@ -210,18 +193,6 @@ def source_of(tree):
         if LEGACY_STRUCT.search(source.strip_comments(source.text(p))):
             return p
     return None
-
-
-def param(decl):
-    """'const struct cred *cred' -> ('const struct cred *', 'cred')."""
-    decl = re.sub(r"\s+", " ", decl.strip())
-    m = re.match(r"(.*?[\s*])([A-Za-z_][A-Za-z_0-9]*)((?:\[[^]]*\])*)$", decl)
-    if not m or not m.group(1).strip():
-        return (decl, "")
-    typ = m.group(1).strip()
-    if m.group(3):
-        typ += " " + m.group(3)
-    return (typ, m.group(2))
 
 
 def defs_path(tree):

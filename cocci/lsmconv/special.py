@@ -16,7 +16,7 @@ import os
 import re
 from collections import namedtuple
 
-from lsmconv import defaults, dispatch, hooks as hookmod
+from lsmconv import cscan, defaults, dispatch
 
 Special = namedtuple("Special", "cls irc extra why")
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "special.tsv")
@@ -111,23 +111,12 @@ def default_irc(hook):
     return "0" if d in ("0", "LSM_RET_VOID") else d
 
 
-def norm_type(t):
-    return re.sub(r"\s+", " ", re.sub(r"\s*\*\s*", " *", str(t))).strip()
-
-
 def _param_name(decl):
-    m = re.search(r"([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*$", decl)
-    return m.group(1) if m else None
-
-
-def _param_type(decl):
-    n = _param_name(decl)
-    t = decl[: decl.rfind(n)] if n else decl
-    return norm_type(t)
+    return cscan.param(decl)[1] or None
 
 
 def _split(text):
-    return [p for p in hookmod.split_args(str(text))] if str(text).strip() else []
+    return cscan.split_args(str(text)) if str(text).strip() else []
 
 
 def irc_for_call(hook, irc, args, legacy_sigs):
@@ -150,7 +139,7 @@ def irc_for_call(hook, irc, args, legacy_sigs):
                       % ", ".join(names[i] for i in used))
     lparams = _split(legacy)
     for i in used:
-        if i >= len(lparams) or _param_type(lparams[i]) != _param_type(params[i]):
+        if i >= len(lparams) or cscan.param_type(lparams[i]) != cscan.param_type(params[i]):
             return None, "the legacy parameter %d is `%s`, the target has `%s`" % (
                 i + 1, lparams[i] if i < len(lparams) else "missing", params[i])
     subst = {}
