@@ -154,7 +154,7 @@ def change(check, message, rule="port"):
 
 def port_item(kind, check, message):
     """todo() or change() by kind ("todo" or "change"): the constructor
-    the port passes to lsmid.convert(port, Line, Item)."""
+    the port's checks (port.py, blobs.py, lsmid.py) import as Item."""
     return todo(check, message) if kind == "todo" else change(check, message)
 
 

@@ -32,7 +32,8 @@ import sys
 from lsmconv import kwrap, source
 from lsmconv.hooks import split_args
 from lsmconv.names import lsm_ident
-from lsmconv.port_c import strip_comments
+from lsmconv.cscan import code_text as strip_comments
+from lsmconv.items import Line, port_item as Item
 
 MARK = "lsmconv port:"
 CALL = re.compile(r"\bsecurity_add_hooks\s*\(")
@@ -133,7 +134,7 @@ def _function_start(lines, idx):
     return idx
 
 
-def convert(port, Line, Item):
+def convert(port):
     """Rewrite the registration argument of every call in port.files for the
     target's form; items on the lines."""
     form = add_hooks_form(port.target)
@@ -216,7 +217,7 @@ def convert(port, Line, Item):
             lines[at:at] = block
 
 
-def ro_attribute(port, Item):
+def ro_attribute(port):
     """__lsm_ro_after_init -> __ro_after_init where the target lacks it."""
     if re.search(r"#\s*define\s+__lsm_ro_after_init\b",
                  _read(port.target, "include/linux/lsm_hooks.h")):

@@ -807,9 +807,9 @@ def port_main(args):
         port.markers()
         port.registration()
         if not mutated("lsmid"):
-            lsmid.convert(port, Line, Item)
+            lsmid.convert(port)
         port.blobs()
-        lsmid.ro_attribute(port, Item)
+        lsmid.ro_attribute(port)
         sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
         port.check_entries(None)
         port.sweep(work)
