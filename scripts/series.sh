@@ -268,7 +268,7 @@ commit_step() {	# commit_step I SUBJECT: commit what step I changed
 		g commit -q --no-verify -F "$work/logs/$i.msg"
 }
 
-# items count|todos|select|from-tsv|from-lines ...: the items (lsmconv.items),
+# items count|todos|select|from-lines ...: the items (lsmconv.items),
 # never the Markdown; report section series FILE: the todo section of
 # report.md, rendered by lsmconv.report from items.
 items() {
@@ -283,8 +283,8 @@ summary() {
 	local i=$1 f
 	f=$work/logs/$i.items
 	if [ -s "$f" ]; then
-		awk -F'\t' '{ n[$1]++ } END { for (k in n) printf "%s %d\n", k, n[k] }' "$f" |
-			LC_ALL=C sort | awk 'BEGIN { printf "forward.py:" } { printf " %s %s,", $2, $1 } END { print "" }' |
+		items count "$f" | LC_ALL=C sort |
+			awk 'BEGIN { printf "forward.py:" } { printf " %s %s,", $2, $1 } END { print "" }' |
 			sed 's/,$//'
 	fi
 	f=$work/logs/$i.conv.jsonl
@@ -450,7 +450,7 @@ write_report() {
 				echo
 				echo "### forward.py"
 				echo
-				awk -F'\t' '{ printf "- %s: %s: %s\n", $1, $2, $3 }' "$work/logs/$i.items"
+				report section actions "$work/logs/$i.items"
 			fi
 			if [ -s "$work/logs/$i.report.md" ]; then
 				echo
@@ -527,7 +527,7 @@ final_todos() {
 	for i in "${!STEPS[@]}"; do
 		[ -e "$work/logs/$i.conv.jsonl" ] && last=$i
 	done
-	items from-tsv forward "$work"/logs/*.items | items select todo /dev/stdin
+	items select todo "$work"/logs/*.items
 	if [ -n "$last" ]; then
 		items select todo --sort --strip "$tree" "$work/logs/$last.conv.jsonl"
 	fi

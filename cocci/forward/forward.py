@@ -40,8 +40,8 @@ underscores).
   retire          (v21 7/7) security/capability.c and the legacy struct go.
 
 DIR is edited in place (nothing is committed).  TARGET is only read.  One
-line per action on stdout: KIND<TAB>path:line<TAB>message, KIND one of
-changed, imported, todo (line 0: the whole file).  Exit 0 (also with
+item per action on stdout (lsmconv.items, items.jsonl: kind and state
+changed, imported or todo; line 0: the whole file; rule "forward STEP").  Exit 0 (also with
 todos), 1 when the input is not what the step expects (nothing written), 2
 on usage/setup errors.  Every step
 is idempotent.  Hook names come from TARGET's lsm_hook_defs.h
@@ -56,7 +56,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lsmconv import defaults, hooks as hookmod, legacy, manifest as manifestmod  # noqa: E402
+from lsmconv import defaults, hooks as hookmod, items as itemsmod, legacy  # noqa: E402
+from lsmconv import manifest as manifestmod  # noqa: E402
 from lsmconv import calling_macros, calls as callsmod, cscan, special as specialmod  # noqa: E402
 from lsmconv.names import lsm_ident, lsm_name  # noqa: E402
 import framework as fw  # noqa: E402
@@ -127,7 +128,9 @@ class Tree:
         self.deleted.add(rel)
 
     def say(self, kind, rel, line, msg):
-        self.report.append("%s\t%s:%s\t%s" % (kind, rel, line, msg))
+        """One item (lsmconv.items): kind and state changed, imported or todo."""
+        self.report.append(itemsmod.make(rel, int(line), kind, None, msg, "forward",
+                                         state=kind))
 
     def commit(self):
         """temp + rename, only after every edit of the step succeeded."""
@@ -1674,8 +1677,9 @@ def run(step, tree, target, hooks, special):
     except InputError as e:
         die(str(e), 1)
     t.commit()
-    for line in t.report:
-        print(line)
+    for item in t.report:
+        item = item._replace(rule="forward " + step)
+        sys.stdout.buffer.write((itemsmod.to_json(item) + "\n").encode("utf-8", "surrogateescape"))
     return 0
 
 

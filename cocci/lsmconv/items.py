@@ -18,13 +18,13 @@ One item per finding, written one JSON object a line (items.jsonl):
              parse  (spatch cannot parse the code around this line)
              file   (one per input: message "changed" or "unchanged")
              change | todo  (the port's checks)
-             changed | imported | todo  (the forward steps' TSV, from_tsv)
+             changed | imported | todo  (the forward steps)
              any other kind a rule prints is kept as it is
     hook     the hook the message names, or null
     message  what was done, or what to do and why
     rule     the rule that reported it ("20-hook-list"), "driver", "port",
              "forward", "series"
-    check    the port's check (cap, sig, reg, blob, sweep, entry, convert,
+    check    the port's check (cap, sig, reg, name, blob, sweep, entry, convert,
              lsmid), or null
     action   what to do, where the producer says it apart from the message
              (null: the message says it)
@@ -59,9 +59,6 @@ As a command (for scripts that need counts or todos, never the Markdown):
                                             order); --strip removes the first
                                             "DIR/" of the file (else of the
                                             message)
-    python3 -m lsmconv.items from-tsv RULE FILE...
-                                            `kind<TAB>file:line<TAB>message`
-                                            lines (the forward steps) as items
     python3 -m lsmconv.items from-lines RULE
                                             `file:line: message` lines on
                                             stdin as todo items
@@ -207,21 +204,6 @@ def load(path):
     return out
 
 
-def from_tsv(lines, rule):
-    """Items of `kind<TAB>file:line<TAB>message` lines (the forward steps'
-    output); the kind is the state (changed, imported, todo)."""
-    out = []
-    for text in lines:
-        parts = text.rstrip("\n").split("\t", 2)
-        if len(parts) != 3:
-            continue
-        f, _, ln = parts[1].rpartition(":")
-        if not f or not ln.isdigit():
-            f, ln = parts[1], "0"
-        out.append(make(f, int(ln), parts[0], None, parts[2], rule))
-    return out
-
-
 def from_lines(lines, rule):
     """Todo items of `file:line: message` lines."""
     out = []
@@ -268,7 +250,6 @@ def _strip(item, prefix):
 USAGE = """usage: python3 -m lsmconv.items count ITEMS.jsonl...
        python3 -m lsmconv.items todos ITEMS.jsonl...
        python3 -m lsmconv.items select todo [--sort] [--strip DIR] ITEMS.jsonl...
-       python3 -m lsmconv.items from-tsv RULE FILE...
        python3 -m lsmconv.items from-lines RULE   (lines on stdin)
 """
 
@@ -286,7 +267,7 @@ def main(argv=None):
             sort, args = True, args[1:]
         if args[:1] == ["--strip"] and len(args) > 1:
             strip, args = args[1], args[2:]
-    if cmd not in ("count", "todos", "select", "from-tsv", "from-lines") or \
+    if cmd not in ("count", "todos", "select", "from-lines") or \
             (not args and cmd != "from-lines") or (cmd == "from-lines" and len(args) != 1):
         sys.stderr.write(USAGE)
         return exits.USAGE
@@ -294,11 +275,6 @@ def main(argv=None):
         if cmd == "from-lines":
             items = from_lines(sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
                                .splitlines(), args[0])
-        elif cmd == "from-tsv":
-            items = []
-            for p in args[1:]:
-                with open(p, encoding="utf-8", errors="surrogateescape") as f:
-                    items += from_tsv(f, args[0])
         else:
             items = [i for p in args for i in load(p)]
     except (OSError, ValueError) as e:

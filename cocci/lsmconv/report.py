@@ -123,10 +123,16 @@ def render_port(meta, items):
     return "\n".join(out) + "\n"
 
 
+def actions(items):
+    """`- STATE: file:line: message`, one line per item in the order given
+    (a forward step's changes, imports and todos in the series report)."""
+    return ["- %s: %s:%s: %s" % (I.state_of(i), i.file, i.line, I.text(i)) for i in items]
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) < 3 or argv[0] != "section" or argv[1] not in TODO_SECTIONS:
-        sys.stderr.write("usage: python3 -m lsmconv.report section convert|port|series "
+    if len(argv) < 3 or argv[0] != "section" or argv[1] not in tuple(TODO_SECTIONS) + ("actions",):
+        sys.stderr.write("usage: python3 -m lsmconv.report section convert|port|series|actions "
                          "ITEMS.jsonl...\n")
         return exits.USAGE
     try:
@@ -134,8 +140,11 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         sys.stderr.write("lsmconv.report: %s\n" % e)
         return exits.USAGE
-    todos = [i for i in items if I.state_of(i) == "todo"]
-    text = "".join(l + "\n" for l in todo_section(todos, argv[1]))
+    if argv[1] == "actions":
+        lines = actions(items)
+    else:
+        lines = todo_section([i for i in items if I.state_of(i) == "todo"], argv[1])
+    text = "".join(l + "\n" for l in lines)
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     return exits.DONE
 
