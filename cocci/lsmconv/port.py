@@ -13,6 +13,8 @@ Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
            against the target hook's; renamed/removed hooks (renames.tsv)
            named with their replacement and version, renamed automatically
            when the signature then matches
+  name     the LSM's name is --name everywhere the target uses it
+           (DEFINE_LSM, security_add_hooks(), struct lsm_id: lsmconv.lsmname)
   reg      a hook list nothing registers gets an init + DEFINE_LSM;
            module_init() registering hooks becomes DEFINE_LSM; the
            registration argument in the target's form (lsmconv.lsmid:
@@ -30,7 +32,7 @@ items.jsonl, the report (lsmconv.report) is rendered from them.  Exit status
 (lsmconv.exits): 0 only when no todo is left (1 otherwise; 2 usage/input
 error, nothing written; 3 failure after writing started).
 
-LSMCONV_PORT_MUTATE=sweep|sig|cap|blob|lsmid switches one check off (blob:
+LSMCONV_PORT_MUTATE=sweep|sig|cap|blob|lsmid|name switches one check off (blob:
 the rewrite only, every use is still named; lsmid: the registration form); only tests/port/run.sh sets it, to
 show that named cases then fail.
 LSMCONV_PORT_CACHE=DIR keeps convert.sh results by the hash of the input,
@@ -46,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 
-from lsmconv import blobs, capability, exits, hooks, lsmid, paths, report, source
+from lsmconv import blobs, capability, exits, hooks, lsmid, lsmname, paths, report, source
 from lsmconv import items as I
 from lsmconv import cscan
 from lsmconv.cscan import code_text as strip_comments, find_function, norm_type, param_type
@@ -806,6 +808,8 @@ def port_main(args):
                 line.items.append(Item("todo", "convert", detail))
         port.markers()
         port.registration()
+        if not mutated("name"):
+            lsmname.rename(port)
         if not mutated("lsmid"):
             lsmid.convert(port)
         port.blobs()

@@ -15,7 +15,7 @@
 #                 API is 6.8's (security_add_hooks() takes a struct lsm_id,
 #                 no __lsm_ro_after_init, uapi LSM_ID_UNDEF; see
 #                 lsmid_target): the port must read those facts from the tree
-#   mutations     checks (sweep, sig, cap, blob, lsmid) whose mutation must make this case
+#   mutations     checks (sweep, sig, cap, blob, lsmid, name) whose mutation must make this case
 #                 fail: run with LSMCONV_PORT_MUTATE=CHECK, the output, the
 #                 exit status or a report.expect line must differ
 # Per case: output and exit status; one test per report line; idempotence
