@@ -536,24 +536,12 @@ def split_embedded(t, sh, span, o, e):
     s, e2 = span
     moved = sh[s:e2 + 1]
     protos, names = [], []
-    i = 0
-    code = strip_comments("\n".join(sh)).split("\n")
     drop = set(range(s, e2 + 1))
-    while i < len(sh):
-        m = re.match(r"(extern\s+)?[\w\s\*]*?\b(\w+)\s*\(", code[i])
-        if m and not code[i].startswith((" ", "\t", "#", "static")) and m.group(2) in api:
-            j = i
-            while ";" not in code[j] and j + 1 < len(sh):
-                j += 1
-            if code[j].rstrip().endswith(";"):
-                # the block's own prototypes first, then those joining it
-                inside = o < i < e
-                protos.append((not inside, i, sh[i:j + 1]))
-                names.append(m.group(2))
-                drop.update(range(i, j + 1))
-                i = j + 1
-                continue
-        i += 1
+    for i, j, name in prototypes(sh, api):
+        # the block's own prototypes first, then those joining it
+        protos.append((not o < i < e, i, sh[i:j + 1]))
+        names.append(name)
+        drop.update(range(i, j + 1))
     protos = [l for _out, _i, p in sorted(protos) for l in p]
     new, cut = [], False
     for k, l in enumerate(sh):
@@ -1219,20 +1207,34 @@ def hand_stacked(t, hooks):
     return out
 
 
+def prototypes(lines, names):
+    """[(first, last, name)] line spans of the top-level prototypes (a
+    declaration ending in `;`, not static) of the functions NAMES."""
+    code = strip_comments("\n".join(lines)).split("\n")
+    out, i = [], 0
+    while i < len(code):
+        m = re.match(r"(extern\s+)?[\w\s\*]*?\b(\w+)\s*\(", code[i])
+        if m and not code[i].startswith((" ", "\t", "#", "static")) and m.group(2) in names:
+            j = i
+            while ";" not in code[j] and j + 1 < len(code):
+                j += 1
+            if code[j].rstrip().endswith(";"):
+                out.append((i, j, m.group(2)))
+                i = j + 1
+                continue
+        i += 1
+    return out
+
+
 def own_protos(t, names):
     """Remove from lsm_hooks.h the prototypes of the functions NAMES."""
     hh = t.lines(HOOKS_H)
-    i = 0
-    while i < len(hh):
-        m = re.match(r"(extern\s+)?[\w\s\*]*?\b(\w+)\s*\(", hh[i])
-        if m and not hh[i].startswith((" ", "\t", "#", "static")) and m.group(2) in names:
-            j = i
-            while ";" not in hh[j] and j + 1 < len(hh):
-                j += 1
-            t.say("changed", HOOKS_H, i + 1, "removed the prototype of %s()" % m.group(2))
-            del hh[i:j + 1]
-            continue
-        i += 1
+    gone = 0
+    for i, j, name in prototypes(hh, names):
+        t.say("changed", HOOKS_H, i - gone + 1, "removed the prototype of %s()" % name)
+        gone += j - i + 1
+    for i, j, _name in reversed(prototypes(hh, names)):
+        del hh[i:j + 1]
     t.set(HOOKS_H, hh)
 
 

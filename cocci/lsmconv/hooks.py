@@ -66,24 +66,10 @@ def parse(path):
         if s.startswith("/*") and "*/" not in s:
             in_comment = True
             continue
-        m = re.match(r"#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(.*)", s)
-        if m:
-            kw, cond = m.group(1), re.sub(r"/\*.*?\*/", "", m.group(2)).strip()
-            if kw == "ifdef":
-                stack.append("defined(%s)" % cond)
-            elif kw == "ifndef":
-                stack.append("!defined(%s)" % cond)
-            elif kw == "if":
-                stack.append(cond)
-            elif kw in ("elif", "else"):
-                if not stack:
-                    die("%s:%d: #%s without #if" % (path, lineno, kw))
-                prev = stack.pop()
-                stack.append("!(%s)%s" % (prev, " && (%s)" % cond if kw == "elif" else ""))
-            else:
-                if not stack:
-                    die("%s:%d: #endif without #if" % (path, lineno))
-                stack.pop()
+        kw = directive(stack, s)
+        if kw and kw.startswith("!"):
+            die("%s:%d: #%s without #if" % (path, lineno, kw[1:]))
+        if kw:
             continue
         if not s.startswith("LSM_HOOK("):
             continue
@@ -108,28 +94,39 @@ def parse(path):
     return hooks
 
 
+def directive(stack, s):
+    """Apply the preprocessor conditional on line s (stripped) to stack, the
+    conditions around it (`defined(X)`, `!defined(X)`, an #if's expression;
+    #else/#elif negate the one above).  Returns its keyword, None when s is
+    no conditional, or "!KEYWORD" for an #else/#elif/#endif without #if
+    (the stack is then left as it is)."""
+    m = re.match(r"#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(.*)", s)
+    if not m:
+        return None
+    kw, cond = m.group(1), re.sub(r"/\*.*?\*/", "", m.group(2)).strip()
+    if kw == "ifdef":
+        stack.append("defined(%s)" % cond)
+    elif kw == "ifndef":
+        stack.append("!defined(%s)" % cond)
+    elif kw == "if":
+        stack.append(cond)
+    elif not stack:
+        return "!" + kw
+    elif kw in ("elif", "else"):
+        prev = stack.pop()
+        stack.append("!(%s)%s" % (prev, " && (%s)" % cond if kw == "elif" else ""))
+    else:
+        stack.pop()
+    return kw
+
+
 def _guards(lines):
     """Yield (line index, guard stack) of each line that is not a
     preprocessor conditional, after the conditionals before it."""
     stack = []
     for i, line in enumerate(lines):
-        s = line.strip()
-        m = re.match(r"#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(.*)", s)
-        if not m:
+        if not directive(stack, line.strip()):
             yield i, stack
-            continue
-        kw, cond = m.group(1), re.sub(r"/\*.*?\*/", "", m.group(2)).strip()
-        if kw == "ifdef":
-            stack.append("defined(%s)" % cond)
-        elif kw == "ifndef":
-            stack.append("!defined(%s)" % cond)
-        elif kw == "if":
-            stack.append(cond)
-        elif kw in ("elif", "else") and stack:
-            prev = stack.pop()
-            stack.append("!(%s)%s" % (prev, " && (%s)" % cond if kw == "elif" else ""))
-        elif kw == "endif" and stack:
-            stack.pop()
 
 
 LEGACY_STRUCT = re.compile(r"\bstruct\s+security_operations\s*\{")
