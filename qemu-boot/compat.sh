@@ -128,4 +128,23 @@ compat_make_args() {
 	# the modules' ld -r, where it changes nothing; a LDFLAGS_vmlinux= on the
 	# command line would also replace the decompressor's own "-T").  Mirrors e3d03598e8ae ("x86/build/64: Force
 	# the linker to use 2MB page size"), first in v4.16.
+	# --- GNU make >= 4.3 reads '\#' in a function as '\#' -------------------
+	# Without it: every build of the tree compiles every object again
+	# ("CC kernel/bounds.s - due to command line change" with V=2), an
+	# incremental build of an unchanged 4.0 tree 817 compilations, all of
+	# them ccache hits only when nothing else changed.  Kbuild records each
+	# command in a .cmd file (cmd_X := ...) through make-cmd, which escapes
+	# '#' as $(subst \#,\\\#,...): make 4.3 no longer unescapes '\#' inside a
+	# function, so the '#' of -D"KBUILD_STR(s)=#s" goes into the file bare,
+	# starts a comment when the file is read back, and the recorded command
+	# never equals the current one.  The make arguments give make-cmd the
+	# form upstream Kbuild took for make 4.3 ("Kbuild: fix # escaping in .cmd
+	# files for future Make": '#' written as $(pound), pound := \#), for a tree
+	# whose scripts/Kbuild.include still has the old escape.
+	# shellcheck disable=SC2016 # make's $(...), not the shell's
+	if grep -qF 'make-cmd = $(call escsq,$(subst \#,\\\#,' "$tree/scripts/Kbuild.include" 2>/dev/null; then
+		echo 'pound=#'
+		# shellcheck disable=SC2016 # make's $(...), not the shell's
+		echo 'make-cmd=$(call escsq,$(subst $(pound),$$(pound),$(subst $$,$$$$,$(cmd_$(1)))))'
+	fi
 }
