@@ -356,6 +356,47 @@ EOFP
 			"$TMP/many/attribution.tsv" | head -20 >/dev/null) || rc=$?
 	tap_check "driver: ... control: the old sed | head -20 dies on this TSV with SIGPIPE (exit $rc)" test "$rc" = 141
 	# (tests/lint checks that make port's script pipes nothing into head)
+	# make port's attribution understands C (issue 27; tests/port/attr/README):
+	# on the compile logs of two real make port runs, the entries gcc
+	# misplaces after an unconverted one go to that entry's todo (cascade),
+	# an error at a definition to the todo at its use in another file
+	# (function, use), an undeclared name from a stubbed header to the
+	# include todo (header), a file gcc stopped on is not-compiled; and a
+	# real error after the unconverted entry stays not reported.
+	attr_run() { # NAME [LOG]: buildattr's TSV on stdout; its exit in $TMP/attr-$1.rc
+		local d=$HERE/attr/$1 rc=0
+		PYTHONPATH="$ROOT/cocci" python3 -m lsmconv.buildattr --log "${2:-$d/compile.log}" \
+			--items "$d/items.jsonl" --module-dir "security/$1" --src "$d/src" \
+			--target "$TARGET" 2>&1 || rc=$?
+		echo "$rc" >"$TMP/attr-$1.rc"
+	}
+	attr_run gonehdr >"$TMP/attr-gonehdr.tsv"
+	attr_run attrs >"$TMP/attr-attrs.tsv"
+	# rows: "what file:line how" (how: the todo's file:line for reported rows)
+	rows() { awk -F'\t' '{ split($4, t, ": "); print $1, $2, ($1 == "reported" ? t[1] " " $5 : $4) }' "$TMP/attr-$1.tsv" | sort | uniq -c | sed 's/^ *//'; }
+	tap_check "attribution: gonehdr's log is attributed as reviewed (tests/port/attr/gonehdr/expected.tsv)" \
+		diff "$HERE/attr/gonehdr/expected.tsv" "$TMP/attr-gonehdr.tsv"
+	tap_check "attribution: attrs' log is attributed as reviewed (tests/port/attr/attrs/expected.tsv)" \
+		diff "$HERE/attr/attrs/expected.tsv" "$TMP/attr-attrs.tsv"
+	tap_check "attribution: cascade: the 15 errors of the 3 entries after gonehdr.c:50's unconverted one (in LSM_HOOK_INIT's expansion) go to its todo" \
+		test "$(rows gonehdr | grep -c '^5 reported gonehdr.c:5[123] gonehdr.c:50 cascade$')" = 3
+	tap_check "attribution: cascade: attrs' 10 errors after hooks.c:25 go to its todo" \
+		test "$(rows attrs | grep -c '^5 reported hooks.c:2[67] hooks.c:25 cascade$')" = 2
+	tap_check "attribution: an error at a definition in creds.c goes to the todo at its use in hooks.c (function), one in attrs.h too (use)" \
+		eval 'rows attrs | grep -qx "1 reported creds.c:10 hooks.c:28 function" && rows attrs | grep -qx "1 reported creds.c:15 hooks.c:29 function" && rows attrs | grep -qx "2 reported attrs.h:13 hooks.c:29 use"'
+	tap_check "attribution: an undeclared name in a file including a stubbed header goes to its include todo (header)" \
+		eval 'rows attrs | grep -qx "1 reported creds.c:22 creds.c:5 header"'
+	tap_check "attribution: the file gcc stopped on is not-compiled" \
+		eval 'rows attrs | grep -qx "1 not-compiled notcomp.c:2 fatal"'
+	tap_check "attribution: exit 0 for both (every LSM-API error explained)" \
+		test "$(cat "$TMP/attr-gonehdr.rc") $(cat "$TMP/attr-attrs.rc")" = "0 0"
+	# the control: a real error on an entry after the unconverted one (not
+	# one of gcc's cascade messages) is no cascade: not reported, exit 1
+	{ cat "$HERE/attr/gonehdr/compile.log"
+	  echo "../security/gonehdr/gonehdr.c:52:37: error: 'cap_inode_rmdir' undeclared here (not in a function)"; } >"$TMP/attr-control.log"
+	attr_run gonehdr "$TMP/attr-control.log" >"$TMP/attr-control.tsv"
+	tap_check "attribution: control: an error after the unconverted entry that is no cascade stays not reported (lsm-api), exit 1" \
+		eval 'grep -qx "not-reported	gonehdr.c:52	'"'"'cap_inode_rmdir'"'"' undeclared here (not in a function)	lsm-api" "$TMP/attr-control.tsv" && test "$(cat "$TMP/attr-gonehdr.rc")" = 1'
 	NAME=x
 	rc=$(port "$TMP/none" "$TMP/e1" "$TMP/e1.md")
 	tap_check "driver: missing input dir -> exit 2, nothing written" \
