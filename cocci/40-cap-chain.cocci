@@ -24,7 +24,9 @@
 ///    (inode_getsecurity, task_prctl); or a body that is only
 ///    `return cap_H(..);` of a call_int_hook hook (which becomes
 ///    `return 0;`).
-/// A declaration of rc left unused is removed too.  Every other call of a
+/// A declaration of rc left unused is removed too; when the code after the
+/// chain reads rc, rc starts at the value that passed the check (0, or V
+/// for `rc != V`; with no such value the chain is kept).  Every other call of a
 /// capability hook function (one the target declares or registers,
 /// cap_<hook of the target>, or cap_<H> for the H the function is
 /// registered for; not helpers like cap_raised()) in a registered hook
@@ -225,7 +227,7 @@ decide(cf, es, p[0])
 identifier cf, rc;
 expression list es;
 expression C;
-position p : script:python() { cap_act(p, "assign") };
+position p : script:python() { cap_act(p, "assign") or cap_act(p, "assign-init") };
 @@
 
 - rc = cf@p(es);
@@ -244,6 +246,46 @@ position p : script:python() { cap_act(p, "decl") };
 - = cf@p(es)
   ;
 - if (C) return rc;
+
+@depends on patch && sb@
+identifier cf, rc;
+type T;
+expression list es;
+expression C;
+position p : script:python() { cap_act(p, "decl-init") };
+fresh identifier v = script:python(p) { decl_init(p) };
+@@
+
+  T rc
+- = cf@p(es)
++ = v
+  ;
+- if (C) return rc;
+
+// A variable the code after the removed chain reads starts at the value
+// the chain's check let through (`int rc;` -> `int rc = 0;`).
+@depends on patch && sa@
+identifier fn : script:python() { fn in inits(1) };
+identifier rc : script:python() { rc in inits(2) };
+fresh identifier v = script:python(fn, rc) { init_of(fn, rc) };
+type T;
+constant K;
+@@
+
+ fn(...) {
+ ... when any
+(
+- T rc;
++ T rc = v;
+|
+- T rc = K;
++ T rc = v;
+|
+- T rc = -K;
++ T rc = v;
+)
+ ... when any
+ }
 
 @depends on patch && sr@
 identifier cf;

@@ -6,14 +6,15 @@ condition of the target's dispatch comes from lsmconv.dispatch (the code
 the rewind builds its chains with)."""
 import re
 
-from lsmconv import dispatch, rule, source
+from lsmconv import cscan, dispatch, rule, source
 from lsmconv.hooks import split_args
 from lsmconv import emit as _emit
-from lsmconv.names import here, key
+from lsmconv.names import here, key, processing
 
 emit, set_mode = _emit.emit, _emit.set_mode
 __all__ = ["emit", "set_mode", "key", "param_names", "registered", "decide", "cap_act",
-           "clean", "REG", "PARAMS", "FLINE", "SHAPE", "RC", "COND", "ACT", "CLEAN"]
+           "clean", "inits", "init_of", "decl_init", "REG", "PARAMS", "FLINE", "SHAPE", "RC",
+           "COND", "ACT", "CLEAN"]
 
 _TABLES = {}
 _STOP = {}
@@ -142,6 +143,7 @@ FLINE = {}    # (file, function) -> line of the function name
 SHAPE = {}    # call position -> "assign" | "decl" | "return" | "if"
 ACT = {}      # call position -> "assign" | "decl" | "return"
 CLEAN = set() # (file, function, variable): declarations that may now be unused
+INIT = {}     # (file, function, variable) -> the value it starts at instead
 RC = {}       # call position -> the variable its result went to
 COND = {}     # call position -> the condition of `if (C) return rc;`
 
@@ -188,6 +190,69 @@ def cap_act(p, what):
     return ACT.get(key(p[0])) == what
 
 
+def inits(i):
+    """The functions (i=1) or variables (i=2) of INIT in the file being
+    processed."""
+    return here(INIT, i)
+
+
+def init_of(fn, rc):
+    """The value variable rc of fn starts at, in the file being processed."""
+    files = set(processing())
+    for (f, g, v), value in INIT.items():
+        if f in files and g == str(fn) and v == str(rc):
+            return value
+    return "0"
+
+
+def decl_init(p):
+    """The value `T rc = cap_H(..);` at p[0] becomes."""
+    fn = p[0].current_element
+    return INIT.get((p[0].file, fn, RC.get(key(p[0]))), "0")
+
+
+def fall_through(stop):
+    """The value of rc after `if (STOP) return rc;` did not return, when
+    there is one: 0 for `rc`, V for `rc != V`; None otherwise."""
+    if stop == ("zero", "rc"):
+        return "0"
+    m = re.match(r"^rc != (.+)$", stop[1]) if stop and stop[0] == "default" else None
+    return m.group(1) if m else None
+
+
+def plain_decl(pos, rc):
+    """Is rc declared before the call at pos, in its function, as `T rc;`
+    or `T rc = CONSTANT;` (what the rule can give another start value)?"""
+    text = source.text(pos.file)
+    lines = text.split("\n")
+    at = sum(len(l) + 1 for l in lines[:int(pos.line) - 1]) + int(pos.column)
+    f = next((f for f in cscan.functions(text) if f.open < at < f.close), None)
+    if f is None:
+        return False
+    head = cscan.code_text(text)[f.open + 1:at]
+    m = re.search(r"[\w\s\*]\b%s\b\s*(=\s*([^;,]+))?\s*;" % re.escape(rc), head)
+    return m is not None and (m.group(2) is None or
+                              re.fullmatch(r"-?\s*(\d+|[A-Z_][A-Z0-9_]*)\s*", m.group(2)) is not None)
+
+
+def read_after(pos, rc):
+    """Is rc read after the `if (...) return rc;` that follows the call at
+    pos, in the same function, other than by the next statement setting it
+    (`rc = ...;`)?"""
+    text = source.text(pos.file)
+    lines = text.split("\n")
+    at = sum(len(l) + 1 for l in lines[:int(pos.line) - 1]) + int(pos.column)
+    f = next((f for f in cscan.functions(text) if f.open < at < f.close), None)
+    if f is None:
+        return True
+    code = cscan.code_text(text)
+    end = code.find(";", code.find(";", at) + 1)
+    rest = code[end + 1:f.close]
+    if re.match(r"\s*%s\s*=[^=]" % re.escape(rc), rest):
+        return False
+    return re.search(r"\b%s\b" % re.escape(rc), rest) is not None
+
+
 def decide(cf, es, pos):
     """A cap_*() call cf(es) at pos: remove the chain (ACT) or say why not."""
     CAPS, CAPFUNCS = tables()
@@ -225,13 +290,33 @@ def decide(cf, es, pos):
                  % (what, ", ".join(args), ", ".join(params or []), cf))
         elif shape in ("assign", "decl") and stop_mismatch(mine[0], pos):
             emit("capchain", pos, "%s: kept: %s" % (what, stop_mismatch(mine[0], pos)))
+        elif shape == "assign" and fline and leading(pos, fline) and \
+                read_after(pos, RC.get(key(pos))) and not plain_decl(pos, RC.get(key(pos))):
+            emit("capchain", pos, "%s: kept: %s is read after the chain and its "
+                 "declaration is not `T %s;` or `T %s = CONSTANT;`: decide by hand"
+                 % (what, RC.get(key(pos)), RC.get(key(pos)), RC.get(key(pos))))
+        elif shape in ("assign", "decl") and fline and leading(pos, fline) and \
+                read_after(pos, RC.get(key(pos))) and fall_through(target_stop(mine[0])) is None:
+            emit("capchain", pos, "%s: kept: %s is read after the chain, and no single "
+                 "value of it passes `%s`: decide by hand"
+                 % (what, RC.get(key(pos)), target_stop(mine[0])[1]))
         elif shape in ("assign", "decl") and fline and leading(pos, fline):
-            ACT[key(pos)] = shape
-            CLEAN.add((pos.file, fn, RC.get(key(pos))))
+            rc = RC.get(key(pos))
+            stop = target_stop(mine[0])
+            start = ""
+            if read_after(pos, rc):
+                # the code after the chain read rc as the check left it
+                INIT[(pos.file, fn, rc)] = fall_through(stop)
+                ACT[key(pos)] = shape + "-init"
+                start = "; %s starts at %s, the value that passed the check" % (
+                    rc, fall_through(stop))
+            else:
+                ACT[key(pos)] = shape
+                CLEAN.add((pos.file, fn, rc))
             emit("capchain", pos, "%s: removed: the %s hook of capability runs "
                  "first in the target with the same arguments, and its dispatch "
-                 "stops after it when %s" % (what, mine[0],
-                                             target_stop(mine[0])[1].replace("rc", RC.get(key(pos)), 1)))
+                 "stops after it when %s%s" % (what, mine[0],
+                                               stop[1].replace("rc", rc, 1), start))
         elif shape == "return" and target_stop(mine[0]) != ("zero", "rc"):
             emit("capchain", pos, "%s: kept: the target calls this hook only when "
                  "capability's answer did not stop the dispatch (%s), so the "

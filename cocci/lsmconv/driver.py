@@ -71,6 +71,8 @@ LEGACY_STRUCT = re.compile(rb"struct[^\S\n]+security_operations[^\S\n]*\{")
 PARSE_WORDS = re.compile(r"security_operations|security_ops|register_security|"
                          r"security_module_enable|security_initcall|secondary_ops")
 SMALL_OUTPUT = names.SMALL_OUTPUT
+# what spatch prints when a script rule raised (it still exits 0)
+PYTHON_FAILURE = re.compile(r"^Error in Python script|Python failure|^Traceback \(most recent", re.M)
 HEARTBEAT = 30
 
 USAGE = """\
@@ -651,12 +653,17 @@ def run_rules(w, prof):
         with open(out, "wb") as fo, open(err, "wb") as fe, prof.step("rule " + name):
             rc = run(cmd, env=dict(w.env, TMPDIR=tmp), stdout=fo, stderr=fe,
                      progress="[%d/%d] rule %s" % (k, n, name))
-        if rc != 0:
-            with open(err, "rb") as f:
-                tail = f.read().decode("utf-8", "replace").split("\n")[-21:]
+        with open(err, "rb") as f:
+            errtext = f.read().decode("utf-8", "replace")
+        # spatch exits 0 when a rule's Python fails: that rule then changed
+        # nothing, which must not pass for a conversion
+        crashed = not text_pass and PYTHON_FAILURE.search(errtext)
+        if rc != 0 or crashed:
+            tail = errtext.split("\n")[-21:]
             sys.stderr.write("\n".join(tail).rstrip("\n") + "\n")
-            raise Fail("%s failed on rule %s (exit %d)"
-                       % ("text pass " + text_pass if text_pass else "spatch", name, rc))
+            raise Fail("%s failed on rule %s (%s)"
+                       % ("text pass " + text_pass if text_pass else "spatch", name,
+                          "a Python error in the rule" if crashed else "exit %d" % rc))
         with open(out, "rb") as f:
             for text in f.read().decode("utf-8", "surrogateescape").split("\n"):
                 p = I.parse_line(text)

@@ -23,6 +23,14 @@ Runs `convert.sh file` over DIR's .c/.h files, then, on the converted text:
            a copying alloc hook become the lsm_blob_sizes form with
            accessors (lsmconv.blobs); every other direct use of
            cred->security, inode->i_security, ... is named
+  include  an #include of a header the target does not have (lsmconv.headers:
+           read from the tree; headers.tsv says when it went and what
+           replaces it), and the header of the target that defines a struct
+           a hook function dereferences through its parameter, when nothing
+           the file includes defines it there
+  config   the module's own CONFIG_ options (no Kconfig of the target
+           defines them: lsmconv.modconfig), a todo each; make port turns
+           those used as conditions on with the module
   sweep    cocci/port/legacy-sweep.cocci plus a text scan (macro bodies,
            #include of capability.c, code spatch cannot parse, anything
            left inside a hook list that is not an entry)
@@ -50,6 +58,7 @@ import tempfile
 
 from lsmconv import blobs, capability, exits, hooks, lsmid, lsmname, paths, report, source
 from lsmconv import items as I
+from lsmconv import headers, modconfig
 from lsmconv import cscan
 from lsmconv.cscan import code_text as strip_comments, find_function, norm_type, param_type
 
@@ -298,6 +307,10 @@ class Port:
                 if depth > 0:
                     depth += s.count("(") - s.count(")")
                     continue
+                m = re.match(r'#\s*include\s*["<]([^">]+)', lines[idx].text.strip())
+                if m:
+                    out.append((rel, arr, idx, "include", m.group(1), ""))
+                    continue
                 if not s or s.startswith("#"):
                     continue
                 m = re.match(r"LSM_HOOK_INIT\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", s)
@@ -348,6 +361,13 @@ class Port:
                     "%s: `%s` in a hook list is not an LSM_HOOK_INIT() entry (a positional "
                     "or unconverted legacy entry): write LSM_HOOK_INIT(hook, fn) by hand"
                     % (arr, a))))
+                continue
+            if kind == "include":
+                line.items.append(Item("todo", "entry", (
+                    "%s: the hook list includes %s: the entries in it are not converted (the "
+                    "rules read .c/.h files, and an entry is judged where it is written): move "
+                    "them into the list as LSM_HOOK_INIT(hook, fn) entries, or convert %s by "
+                    "hand" % (arr, a, a))))
                 continue
             hook, fn = a, b
             if kind == "field" and hook in self.hooks:
@@ -784,14 +804,18 @@ def port_main(args):
         conv_items = os.path.join(work, "convert-items.jsonl")
         run_convert(args.target, inputs, os.path.join(work, "conv"), conv_items)
         files, final_nl = {}, {}
-        for r in rels:
-            with open(os.path.join(work, "conv", os.path.basename(r)), encoding="utf-8",
-                      errors="surrogateescape") as f:
+        # the files the module includes that are not .c/.h ("hooks.lst"):
+        # not converted, but copied, and read by the checks like the rest
+        extra = headers.included_files(src, rels)
+        for r in rels + extra:
+            with open(os.path.join(work, "conv", os.path.basename(r)) if r in rels else
+                      os.path.join(src, r), encoding="utf-8", errors="surrogateescape") as f:
                 t = f.read()
             final_nl[r] = t.endswith("\n")
             if final_nl[r]:
                 t = t[:-1]
             files[r] = [Line(x) for x in t.split("\n")]
+        rels = rels + extra
         port = Port(args.target, args.name, files)
         for base, ln, detail in convert_todos(conv_items):
             r = seen.get(base)
@@ -817,6 +841,11 @@ def port_main(args):
         sys.stderr.write("port: checking hook lists (cap_* entries, signatures, renames)\n")
         port.check_entries(None)
         port.sweep(work)
+        if not mutated("include"):
+            headers.check(port)
+            headers.type_includes(port)
+        if not mutated("config"):
+            modconfig.check(port)
         found = [I.placed(it, r, i + 1) for r in rels for i, l in enumerate(port.files[r])
                  for it in l.items]
         todos = [it for it in found if I.state_of(it) == "todo"]
