@@ -583,5 +583,5 @@ fi
 # --- 6. summary ------------------------------------------------------------------
 progress 6 $STEPS "summary"
 for r in "${results[@]}"; do echo "$r"; done
-if [ $status = 0 ]; then echo "port.sh: PASS ${names[*]}"; else echo "port.sh: FAIL ${names[*]}"; fi
+if [ "$status" = 0 ]; then echo "port.sh: PASS ${names[*]}"; else echo "port.sh: FAIL ${names[*]}"; fi
 exit "$status"
