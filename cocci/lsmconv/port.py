@@ -636,6 +636,118 @@ class Port:
             if 0 <= idx < len(self.files[rel]):
                 self.add_sweep(rel, idx, parts[4])
         self.text_scan()
+        self.group_ops()
+        self.included_entries()
+
+    def included_entries(self):
+        """An #include inside a legacy ops initializer the rules left (its
+        entries are in another file: the rules could not convert them)."""
+        for rel in self.files:
+            code = self.code()[rel]
+            for m in re.finditer(r"\bstruct\s+security_operations\s+(\w+)\s*=\s*\{", code):
+                end = cscan.match_paren(code, m.end() - 1)
+                first = code.count("\n", 0, m.start())
+                last = code.count("\n", 0, end) if end > 0 else first
+                for idx in range(first, last + 1):
+                    line = self.files[rel][idx]
+                    inc = re.match(r'\s*#\s*include\s*["<]([^">]+)', line.text)
+                    if inc and not any(it.kind == "todo" for it in line.items):
+                        line.items.append(Item("todo", "entry", (
+                            "%s: the ops initializer includes %s: the rules did not convert it "
+                            "(they read .c/.h files, and an entry is converted where it is "
+                            "written): move its entries into the list as LSM_HOOK_INIT(hook, fn) "
+                            "entries, or convert %s by hand" % (m.group(1), inc.group(1),
+                                                              inc.group(1)))))
+
+    # a use of an ops object the sweep names, by what it says of the line
+    OPS_USE = re.compile(r"legacy LSM API: (use of the ops vector (\w+)|call or assignment "
+                         r"through (a struct security_operations|(\w+)) \(\.(\w+)\)|"
+                         r"struct security_operations object)")
+
+    def group_ops(self):
+        """Each struct security_operations object the module keeps (a
+        top-level variable) is one todo, at its declaration, listing its
+        uses (the sweep's findings on the lines that name it), not one todo
+        a use; an object a function of the module fills from its parameter
+        at run time is named as the module's run-time registration API."""
+        code = self.code()
+        decl_re = re.compile(r"\bstruct\s+security_operations\s*(?:const\s+)?(\**)\s*"
+                             r"(?:const\s+)?(\w+)\s*(\[[^\]]*\])?\s*[;=]")
+        objs = {}               # name -> (rel, idx, pointer)
+        funcs = {rel: cscan.functions(code[rel]) for rel in code}
+        for rel in self.files:
+            for idx, t in enumerate(code[rel].split("\n")):
+                if cscan.function_at(funcs[rel], idx + 1) is not None:
+                    continue
+                m = decl_re.search(t)
+                if m and m.group(2) not in objs:
+                    objs[m.group(2)] = (rel, idx, bool(m.group(1)))
+        for name, (drel, didx, ptr) in sorted(objs.items(), key=lambda o: o[1][:2]):
+            # run-time registration: a function that stores its parameter in it
+            regs = []
+            for rel in self.files:
+                for f in funcs[rel]:
+                    params = [cscan.param(p) for p in cscan.split_args(f.params)]
+                    body = code[rel][f.open:f.close]
+                    for typ, pname in params:
+                        if pname and re.search(r"\bsecurity_operations\b", typ) and re.search(
+                                r"\b%s\s*=\s*%s\s*;" % (re.escape(name), re.escape(pname)), body):
+                            exported = re.search(r"\bEXPORT_SYMBOL(_GPL)?\s*\(\s*%s\s*\)"
+                                                 % f.name, code[rel])
+                            regs.append((f, rel, exported))
+            uses = []
+            for rel in self.files:
+                lines = code[rel].split("\n")
+                for idx, line in enumerate(self.files[rel]):
+                    if (rel, idx) == (drel, didx):
+                        continue
+                    reg_param = any(r == rel and f.line - 1 <= idx < f.body_line
+                                    for f, r, _ in regs)
+                    if not reg_param and not re.search(r"\b%s\b" % re.escape(name), lines[idx]):
+                        continue
+                    for it in line.items:
+                        m = self.OPS_USE.search(it.message) if (
+                            it.kind == "todo" and it.check == "sweep") else None
+                        if not m or (m.group(2) or m.group(4) or name) != name or (
+                                m.group(0).endswith("object") and not reg_param):
+                            continue
+                        what = ("call or assignment .%s" % m.group(5)) if m.group(5) else (
+                            "the parameter of %s()" % [f.name for f, r, _ in regs if r == rel
+                                                       and f.line - 1 <= idx < f.body_line][0]
+                            if reg_param else "use")
+                        uses.append((rel, idx, it, what))
+                        break
+            if not uses:
+                continue
+            for rel, idx, it, _ in uses:
+                self.files[rel][idx].items.remove(it)
+            dline = self.files[drel][didx]
+            dline.items = [it for it in dline.items if not (
+                it.kind == "todo" and it.check == "sweep" and
+                it.message.startswith("legacy LSM API: struct security_operations object"))]
+            listed = ", ".join("%s:%d (%s)" % (r, i + 1, w) for r, i, _, w in uses)
+            text = ("legacy LSM API: %s, a struct security_operations%s the module keeps, and "
+                    "its %d use(s): %s: there is no ops object any more" % (
+                        name, " *" if ptr else "", len(uses), listed))
+            if regs:
+                text += ("; it is the module's run-time registration API: %s stores the table "
+                         "other code passes at run time, and the module's hooks call through "
+                         "it. The hook-list API has no run-time registration: hooks are "
+                         "registered once, at boot, by built-in LSMs (security_add_hooks() from "
+                         "a DEFINE_LSM init; the lists are read-only after init). Make each "
+                         "user of %s an LSM of its own (its hooks in a security_hook_list, "
+                         "stacked: the framework calls every LSM's hook), or turn %s into a "
+                         "callback table of the module's own type (not struct "
+                         "security_operations) that %s fills and the hooks call" % (
+                             ", ".join("%s() (%s:%d%s)" % (f.name, r, f.line,
+                                                          ", exported" if e else "")
+                                       for f, r, e in regs),
+                             " and ".join("%s()" % f.name for f, _, _ in regs), name,
+                             " and ".join("%s()" % f.name for f, _, _ in regs)))
+            else:
+                text += ": call the module's functions directly, or let the framework call the " \
+                        "hook (stacked modules all run)"
+            dline.items.append(Item("todo", "sweep", text))
 
     def add_sweep(self, rel, idx, detail):
         line = self.files[rel][idx]

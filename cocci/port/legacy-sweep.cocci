@@ -125,15 +125,38 @@ emit(p[0], "call or assignment through a struct security_operations (.%s): "
      "there is no ops object any more; call the function directly, or let "
      "the framework call the hook (stacked modules all run)" % f)
 
+// An object whose type spatch knows (a local `const struct file_operations
+// *f_ops`, a global of a vendor type) is not such a vector: a known
+// security_operations is `through`'s, any other type is no legacy API.
+@known@
+type T;
+idexpression T k;
+idexpression T *kp;
+identifier f;
+expression list es;
+expression e;
+position p;
+@@
+
+(
+ k.f@p(es)
+|
+ kp->f@p(es)
+|
+ k.f@p = e
+|
+ kp->f@p = e
+)
+
 // The same through an object whose declaration spatch cannot see (a vendor
 // header that is not part of the input): an identifier named like an ops
-// vector.
+// vector, whose type is not known.
 @named@
 identifier o =~ "(^|_)ops$";
 identifier f;
 expression list es;
 expression e;
-position p;
+position p != known.p;
 @@
 
 (
