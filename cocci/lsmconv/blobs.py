@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-from lsmconv import cscan, hooks as hookmod, source
+from lsmconv import cscan, headers, hooks as hookmod, source
 from lsmconv.cscan import code_text as strip_comments
 from lsmconv.items import Line, port_item as Item
 
@@ -289,8 +289,10 @@ def rewrite(port, enabled=True):
                 return f
         return None
 
-    # every use: (rel, idx, match, kind or None, function)
+    # every use: (rel, idx, match, kind or None, function); the type of its
+    # base where a declaration says it
     uses = []
+    typs = {}
     for rel in files:
         for idx, t in enumerate(code[rel].split("\n")):
             for m in use_re.finditer(t):
@@ -305,6 +307,7 @@ def rewrite(port, enabled=True):
                     expr_type(base, decls)
                 k = [k for k in by_member.get(m.group(3), []) if k.struct == typ]
                 uses.append((rel, idx, m, k[0] if k else None, f))
+                typs[(rel, idx, m.start())] = typ
 
     # -- decide per kind
     plan = {}       # kind -> dict
@@ -442,6 +445,17 @@ def rewrite(port, enabled=True):
             continue
         # not converted: the todo of the old check, with the reason
         if (rel, idx) in todo_lines:
+            continue
+        typ = typs.get((rel, idx, m.start()))
+        if k is None and typ:
+            # a declared type that is no blob kind of the target: the
+            # module's own structure (no blob at all), or a kernel one the
+            # framework allocates no blob in
+            text = other_struct(port, ks, typ, m.group(3), where, code)
+            if text is None:
+                continue
+            todo_lines.add((rel, idx))
+            pending.append((rel, idx, Item("todo", "blob", text)))
             continue
         todo_lines.add((rel, idx))
         pending.append((rel, idx, Item("todo", "blob", todo_text(
@@ -642,6 +656,30 @@ def _copy_rewrite(rel, lines, f, obj, member, t, ptr, acc, hook, fn, kill, dead)
         if not a.text.strip() and not b.text.strip():
             kill(rel, [b])
             break
+
+
+def other_struct(port, ks, typ, member, where, code):
+    """The todo for `x->MEMBER` where x is a struct TYP * that is no blob
+    kind of the target, or None when TYP is the module's own structure (its
+    field is the module's data, not a security blob)."""
+    if any(re.search(r"\bstruct\s+%s\s*\{" % re.escape(typ), c) for c in code.values()):
+        return None
+    kinds_ = ", ".join("%s (struct %s)" % (k.lbs, k.struct) for k in
+                       sorted(ks.values(), key=lambda k: k.name))
+    have = None
+    d = headers.Target(port.target).defining([typ]).get(typ)
+    if d:
+        body = re.search(r"^struct\s+%s\s*\{(.*?)^\}" % re.escape(typ),
+                         source.text(os.path.join(port.target, "include", d)), re.M | re.S)
+        have = bool(body and re.search(r"\b%s\s*;" % re.escape(member), body.group(1)))
+    if have is False:
+        return ("direct use of %s: struct %s has no member %s on the target (%s); its blob is "
+                "gone: keep the state in a blob the framework allocates (%s)" % (
+                    where, typ, member, "include/" + d, kinds_))
+    return ("direct use of %s: the framework allocates no blob in struct %s on the target (its "
+            "struct lsm_blob_sizes has %s): only one module can own this pointer; keep the "
+            "module's own allocation, or move the state into one of those blobs" % (
+                where, typ, kinds_))
 
 
 def todo_text(port, ks, by_member, m, k, where, why_not, plan):

@@ -32,6 +32,11 @@ text, so a caller can edit the text it scanned.
         name's definition (preferred) or prototype in text (comments
         stripped)
     match_paren(text, i) -> the index after the bracket matching text[i]
+    conditions(text, line) -> [str]
+        the preprocessor conditions under which line (1-based) is
+        compiled, outermost first, each a directive line that opens the
+        same condition (`#ifdef X`, `#if !(A) && (B)` for an #elif or
+        #else branch); [] at the top level
     split_args(text) -> the top-level comma-separated parts, stripped
     param(decl) -> (type, name) of one parameter declaration
     calls(text, name=None) -> [Call]
@@ -142,6 +147,35 @@ def blank_directives(code):
             i = j
         i += 1
     return "\n".join(lines)
+
+
+def conditions(text, line):
+    """The directive lines that reopen the conditions around line (see the
+    module docstring)."""
+    stack = []          # per open #if: [branch conditions so far], current directive
+    lines = strip_comments(text).split("\n")
+    i = 0
+    while i < min(line - 1, len(lines)):
+        d, j = logical_line(lines, i)
+        m = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)$", d)
+        if m:
+            kind, expr = m.group(1), re.sub(r"\s+", " ", m.group(2)).strip()
+            if kind in ("ifdef", "ifndef"):
+                c = ("defined(%s)" if kind == "ifdef" else "!defined(%s)") % expr
+                stack.append(([c], "#%s %s" % (kind, expr)))
+            elif kind == "if":
+                stack.append(([expr], "#if %s" % expr))
+            elif kind in ("elif", "else") and stack:
+                prev, _ = stack[-1]
+                neg = " && ".join("!(%s)" % c for c in prev)
+                if kind == "elif":
+                    stack[-1] = (prev + [expr], "#if %s && (%s)" % (neg, expr))
+                else:
+                    stack[-1] = (prev, "#if %s" % neg)
+            elif kind == "endif" and stack:
+                stack.pop()
+        i = j + 1
+    return [d for _, d in stack]
 
 
 def split_args(text):

@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-from lsmconv import kwrap, source
+from lsmconv import cscan, kwrap, source
 from lsmconv.hooks import split_args
 from lsmconv.names import lsm_ident
 from lsmconv.cscan import code_text as strip_comments
@@ -124,7 +124,11 @@ def _line_of(text, off):
 
 
 def _function_start(lines, idx):
-    """Index of the line that starts the top-level definition holding idx."""
+    """Index of the line that starts the top-level definition holding idx
+    (lsmconv.cscan.functions: past multi-line #defines)."""
+    for f in cscan.functions("\n".join(l.text for l in lines)):
+        if f.first <= idx + 1 <= f.last:
+            return f.first - 1
     j = idx
     while j > 0:
         t = lines[j].text

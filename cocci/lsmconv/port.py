@@ -335,6 +335,37 @@ class Port:
                 out.append((rel, arr, idx, "other", s, ""))
         return out
 
+    def macros(self):
+        """{NAME: [(identifier, rel, line)]} of the module's object-like
+        macros whose body is one identifier (`#define NAME ident`), every
+        definition (#ifdef branches give several)."""
+        out = {}
+        for rel, code in self.code().items():
+            for i, t in enumerate(code.split("\n")):
+                m = re.match(r"\s*#\s*define\s+(\w+)\s+(\w+)\s*$", t)
+                if m:
+                    out.setdefault(m.group(1), []).append((m.group(2), rel, i + 1))
+        return out
+
+    def expand(self, name, seen=()):
+        """What the module's macro name expands to: the first of its
+        definitions that is a hook of the target, else the first that is in
+        the renames table, else None (macros of macros followed)."""
+        defs = self.macros().get(name, [])
+        cands = []
+        for ident, _, _ in defs:
+            if ident in self.macros() and ident not in seen:
+                ident = self.expand(ident, seen + (name,)) or ident
+            cands.append(ident)
+        for pick in ([c for c in cands if c in self.hooks], [c for c in cands if c in self.renames]):
+            if pick:
+                return pick[0]
+        return None
+
+    def macro_where(self, name):
+        return ", ".join("#define %s %s at %s:%d" % (name, ident, rel, ln)
+                         for ident, rel, ln in self.macros().get(name, []))
+
     def drop_line(self, rel, idx, check, detail):
         """Remove an entry line; its items and the change note go to the
         line that follows it."""
@@ -370,6 +401,29 @@ class Port:
                     "hand" % (arr, a, a))))
                 continue
             hook, fn = a, b
+            if kind == "field" and hook not in self.hooks:
+                # a designator that is the module's own macro
+                # (`#define PTRACE_ACCESS_CHECK ptrace_access_check`) is
+                # judged by what it expands to
+                exp = self.expand(hook)
+                if exp and exp in self.hooks:
+                    indent = re.match(r"\s*", line.text).group(0)
+                    rest = re.sub(r"^\s*\.\w+\s*=\s*\w+\s*,?", "", line.text)
+                    line.text = "%sLSM_HOOK_INIT(%s, %s),%s" % (indent, exp, fn, rest)
+                    line.items = [it for it in line.items if not (
+                        it.check == "convert" and "not a hook of the target" in it.message)]
+                    line.items.append(Item("change", "entry", (
+                        "%s: .%s = %s -> LSM_HOOK_INIT(%s, %s): %s is the module's macro for %s "
+                        "(%s)" % (arr, hook, fn, exp, fn, hook, exp, self.macro_where(hook)))))
+                    kind = "init"
+                    hook = exp
+                elif exp and exp in self.renames:
+                    line.items = [it for it in line.items if not (
+                        it.check == "convert" and "not a hook of the target" in it.message)]
+                    line.items.append(Item("change", "entry", (
+                        "%s: .%s: %s is the module's macro for %s (%s): judged as .%s" % (
+                            arr, hook, hook, exp, self.macro_where(hook), exp))))
+                    hook = exp
             if kind == "field" and hook in self.hooks:
                 line.items.append(Item("todo", "entry", (
                     "%s: .%s = %s left as a designated field (spatch did not see it): "
@@ -570,12 +624,23 @@ class Port:
         init = self.ident + "_init"
         if re.search(r"\b%s\s*\(" % init, allcode):
             init = self.ident + "_lsm_init"
-        block = ["", "/* %s added: nothing registered the hook list */" % MARK,
-                 "static int __init %s(void)" % init, "{"]
-        for _, arr, _ in unreg:
+        # the code written here uses the lists: it is compiled under the
+        # preprocessor conditions they are (the whole block under those all
+        # lists share, each call under the rest of its list's)
+        conds = [self.conditions(r, a_last) for r, _, a_last in unreg]
+        common = conds[0]
+        for c in conds[1:]:
+            common = [d for d, e in zip(common, c) if d == e][:len(common)]
+        block = ["", "/* %s added: nothing registered the hook list */" % MARK]
+        block += common
+        block += ["static int __init %s(void)" % init, "{"]
+        for (_, arr, _), c in zip(unreg, conds):
+            block += c[len(common):]
             block.append("\tsecurity_add_hooks(%s, ARRAY_SIZE(%s), \"%s\");"
                          % (arr, arr, self.name))
+            block += ["#endif /* %s */" % d.split(None, 1)[1] for d in reversed(c[len(common):])]
         block += ["\treturn 0;", "}", ""] + self.define_lsm(init)
+        block += ["#endif /* %s */" % d.split(None, 1)[1] for d in reversed(common)]
         lines = self.files[rel]
         at = len(lines)
         while at > 0 and lines[at - 1].text.strip() == "":
@@ -587,6 +652,24 @@ class Port:
             "DEFINE_LSM(%s); check the name, the init order and CONFIG_LSM, then drop the "
             "comment" % (
                 ", ".join(a for _, a, _ in unreg), init, self.ident))))
+
+    def conditions(self, rel, idx):
+        """The directives that reopen the preprocessor conditions around
+        line idx of rel (lsmconv.cscan.conditions), without a header's
+        include guard (`#ifndef X` followed by `#define X`)."""
+        text = self.text(rel)
+        lines = text.split("\n")
+        out = []
+        for d in cscan.conditions(text, idx + 1):
+            m = re.match(r"#ifndef (\w+)$", d)
+            if m and any(re.match(r"\s*#\s*define\s+%s\b" % m.group(1), l) for l in lines):
+                guard = [i for i, l in enumerate(lines) if re.match(
+                    r"\s*#\s*ifndef\s+%s\b" % m.group(1), l)]
+                if guard and guard[0] + 1 < len(lines) and re.match(
+                        r"\s*#\s*define\s+%s\b" % m.group(1), lines[guard[0] + 1]):
+                    continue
+            out.append(d)
+        return out
 
     def define_lsm(self, init):
         return ["DEFINE_LSM(%s) = {" % self.ident, "\t.name = \"%s\"," % self.name,
