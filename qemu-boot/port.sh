@@ -322,7 +322,8 @@ build_target() {
 	local frags=() f seed
 	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(lsm_fragments "$1")
 	seed=$(kbuild_objdir "$target" "$(lsm_kernel_name "$target")")
-	[ -d "$seed" ] || seed=''
+	# LSMCONV_PORT_SEED=0: a cold build (make bench's figure)
+	[ -d "$seed" ] && [ "${LSMCONV_PORT_SEED:-1}" != 0 ] || seed=''
 	"$LSMCONV_ROOT/qemu-boot/build-kernel.sh" --tree "$1" --name "$2" "${frags[@]}" \
 		--fragment "$3" ${seed:+--seed "$seed"}
 }
@@ -352,34 +353,6 @@ fragment "$work/target.config" "$order" "${names[@]}"
 
 # --- 3. build ------------------------------------------------------------------
 progress 3 $STEPS "building $kbase-target (build-kernel.sh; a cold build takes 5-15 min, one seeded with the lsm kernel 1-3 min)"
-t0=$(date +%s)
-if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
-	echo "  build failed after $(($(date +%s) - t0)) s; attributing the errors to the report's todos" >&2
-	bad=0 afail=0
-	rm -f "$work"/*/attribution.tsv
-	for i in $(seq 0 $((n - 1))); do
-		name=${names[$i]}
-		# Every error of the module, not only those make reached before it
-		# stopped: compile its directory alone, -k, in the same O= dir.
-		kbuild "$ttree" "$(kbuild_objdir "$ttree" "$kbase-target")" -k \
-			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
-		# the summary (at most 10 errors named by a todo, every other
-		# one) comes from buildattr itself: no pipe into head, which
-		# under pipefail killed port.sh with SIGPIPE (141) on long outputs
-		rc=0
-		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$work/$name/compile.log" \
-			--items "$work/$name/items.jsonl" --module-dir "security/$name" --target "$target" \
-			--src "$work/$name/build-src" --tsv "$work/$name/attribution.tsv" --show 10 "$name" >&2 || rc=$?
-		case $rc in
-		0) ;;
-		1) bad=1; echo "  $name: an LSM-API compile error the report did not name: the report gave a false all-clear" >&2 ;;
-		*) afail=1; echo "  $name: the attribution of its errors failed (exit $rc)" >&2 ;;
-		esac
-	done
-	if [ $afail = 1 ]; then
-		echo "port.sh: FAIL build: the errors could not be attributed to the report's todos (see above)" >&2
-		exit "$EXIT_FAILED"
-	elif [ $bad = 1 ]; then
 # What the install step does not know (python3 -m lsmconv.buildprep, in each
 # module's directory of the scratch tree): the files a module includes that
 # are not .c/.h ("hooks.lst") are copied from its port; every header the
@@ -404,6 +377,41 @@ for i in $(seq 0 $((n - 1))); do
 	cs=$(sed -n 's/^config\t\([^\t]*\)\t.*/CONFIG_\1/p' "$work/$name/buildprep.tsv" | paste -sd' ' -)
 	[ -z "$cs" ] || echo "  $name: its own options, on with it in security/$name/Kconfig (config todos of the report): $cs" >&2
 done
+t0=$(date +%s)
+if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
+	echo "  build failed after $(($(date +%s) - t0)) s; attributing the errors to the report's todos" >&2
+	bad=0 afail=0
+	rm -f "$work"/*/attribution.tsv
+	for i in $(seq 0 $((n - 1))); do
+		name=${names[$i]}
+		# Every error of the module, not only those make reached before it
+		# stopped: compile its directory alone, -k, in the same O= dir.
+		kbuild "$ttree" "$(kbuild_objdir "$ttree" "$kbase-target")" -k \
+			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
+		# the summary (at most 10 errors named by a todo, every other
+		# one) comes from buildattr itself: no pipe into head, which
+		# under pipefail killed port.sh with SIGPIPE (141) on long outputs
+		rc=0
+		PYTHONPATH=$LSMCONV_ROOT/cocci python3 -m lsmconv.buildattr --log "$work/$name/compile.log" \
+			--items "$work/$name/items.jsonl" --module-dir "security/$name" --target "$target" \
+			--src "$work/$name/build-src" --tsv "$work/$name/attribution.tsv" --show 10 "$name" >&2 || rc=$?
+		case $rc in
+		0) ;;
+		1) bad=1; echo "  $name: an LSM-API compile error the report did not name: the report gave a false all-clear" >&2 ;;
+		*) afail=1; echo "  $name: the attribution of its errors failed (exit $rc)" >&2 ;;
+		esac
+	done
+	# A file gcc stopped on (a fatal error: a header even the stubs did
+	# not provide) was not compiled: its other errors are unknown, so no
+	# verdict on the report can be given.
+	nc=$(grep -h '^not-compiled' "$work"/*/attribution.tsv 2>/dev/null | cut -f2 | paste -sd' ' - || true)
+	if [ $afail = 1 ]; then
+		echo "port.sh: FAIL build: the errors could not be attributed to the report's todos (see above)" >&2
+		exit "$EXIT_FAILED"
+	elif [ -n "$nc" ]; then
+		echo "port.sh: FAIL build: not compiled: gcc stopped at a fatal error in $nc (see above), so the errors after it are unknown and the report cannot be judged" >&2
+		exit "$EXIT_FAILED"
+	elif [ $bad = 1 ]; then
 		echo "port.sh: FAIL build: unreported LSM-API errors (see above)" >&2
 		exit "$EXIT_FAILED"
 	elif ! grep -qh '' "$work"/*/attribution.tsv 2>/dev/null; then
@@ -437,16 +445,9 @@ stage_tests() {
 		cat <<-'EOF'
 		#!/bin/sh
 		# Written by lsmconv make port: every ported module must be listed.
-	# A file gcc stopped on (a fatal error: a header even the stubs did
-	# not provide) was not compiled: its other errors are unknown, so no
-	# verdict on the report can be given.
-	nc=$(grep -h '^not-compiled' "$work"/*/attribution.tsv 2>/dev/null | cut -f2 | paste -sd' ' - || true)
 		lsms=$(cat /sys/kernel/security/lsm) || exit 1
 		echo "lsm: $lsms"
 		rc=0
-	elif [ -n "$nc" ]; then
-		echo "port.sh: FAIL build: not compiled: gcc stopped at a fatal error in $nc (see above), so the errors after it are unknown and the report cannot be judged" >&2
-		exit "$EXIT_FAILED"
 		EOF
 		for m in "$@"; do
 			echo "case \",\$lsms,\" in *,$m,*) echo \"listed: $m\" ;; *) echo \"not listed: $m\"; rc=1 ;; esac"

@@ -20,8 +20,9 @@
 #                          (when the converter and the baseline exist), and
 #                          over a generated 2 MB legacy module
 #   port                   convert.sh port on one module, and make port's
-#                          whole run (convert, build: seeded from the lsm
-#                          kernel when the kernel section built it, boot)
+#                          whole run (convert, build, boot) cold (no seed,
+#                          ccache off) and seeded from the lsm kernel (the
+#                          kernel section builds it)
 #   series, make verify    convert.sh series, then verify/pipeline.sh on it in
 #                          a fresh work dir, with each step's time
 #   make v21               scripts/v21.sh in a fresh work dir, each step's time
@@ -197,11 +198,13 @@ bench_convert() {
 ! want convert || bench_convert
 
 bench_port() {
-
-	# Porting one module (issue 13): tests/port-boot's uidopen, the conversion
-	# alone, then make port's whole run on its finished/ port (conversion, the
-	# build of the tree with it, boot, the listing and its guest test).
-	mod=tests/port-boot/modules/uidopen
+	# Porting one module (issue 13, 27): tests/port-boot's uidopen, the
+	# conversion alone, then make port's whole run on its finished/ port
+	# (conversion, the build of the tree with it, boot, the listing and its
+	# guest test), cold (a fresh object directory, no seed, ccache off;
+	# not with --skip-cold) and seeded from the target's lsm kernel (the
+	# kernel section builds it; make kernel), each in a fresh work directory.
+	local mod=tests/port-boot/modules/uidopen rc t w seed
 	rm -rf build/bench/port-convert
 	t=$(now)
 	rc=0
@@ -212,22 +215,35 @@ bench_port() {
 	else
 		row "convert.sh port, one module" "failed (exit $rc): see build/bench/port-convert.log"
 	fi
-	rm -rf build/bench/port-bench build/kernels/port-bench-target
-	t=$(now)
-	if qemu-boot/port.sh --target "$tree" --baseline none --work build/bench/port-bench --finished "$mod" \
-		>build/bench/port-bench.log 2>&1; then
-		row "make port, one module: convert+build+boot (s)" "$(since "$t")"
-		# Seeded (build-kernel.sh --seed) when the kernel section built lsm.
-		if grep -q 'starts from the objects of' build/bench/port-bench.log; then
-			row "  its kernel: seeded from lsm, compilations" \
-				"$(sed -n 's/.*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p' build/bench/port-bench.log | tail -n 1)"
-		else
-			row "  its kernel" "cold (no lsm kernel to start from)"
+	seed=$(kbuild_objdir "$tree" "$(lsm_kernel_name "$tree")")
+	for w in port-cold port-seeded; do
+		if [ $w = port-cold ] && [ "$cold" = 0 ]; then
+			row "make port, one module, cold" "skipped (--skip-cold)"
+			continue
 		fi
-	else
-		row "make port, one module" "failed: see build/bench/port-bench.log"
-	fi
-	rm -rf build/kernels/port-bench-target
+		if [ $w = port-seeded ] && [ ! -f "$seed/arch/x86/boot/bzImage" ]; then
+			row "make port, one module, seeded" "skipped: no lsm kernel of the tree (make kernel)"
+			continue
+		fi
+		rm -rf "build/bench/$w" "build/kernels/$w-target"
+		t=$(now)
+		rc=0
+		if [ $w = port-cold ]; then
+			LSMCONV_PORT_SEED=0 CCACHE_DISABLE=1 qemu-boot/port.sh --target "$tree" --baseline none \
+				--work "build/bench/$w" --finished "$mod" >"build/bench/$w.log" 2>&1 || rc=$?
+		else
+			qemu-boot/port.sh --target "$tree" --baseline none --work "build/bench/$w" \
+				--finished "$mod" >"build/bench/$w.log" 2>&1 || rc=$?
+		fi
+		if [ $rc = 0 ]; then
+			row "make port, one module, ${w#port-}: convert+build+boot (s)" "$(since "$t")"
+			row "  its kernel: compilations" \
+				"$(sed -n 's/.*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p' "build/bench/$w.log" | tail -n 1)"
+		else
+			row "make port, one module, ${w#port-}" "failed (exit $rc): see build/bench/$w.log"
+		fi
+		rm -rf "build/bench/$w/target-tree" "build/kernels/$w-target"
+	done
 }
 ! want port || bench_port
 
