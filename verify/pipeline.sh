@@ -41,7 +41,8 @@
 #
 # A step whose input is missing is skipped with the reason; the others still
 # run.  Prints a summary table (step, result, time) and writes WORK/report.md
-# (default WORK: build/verify).  Exit 1 if a step failed, else 0.
+# (default WORK: build/verify).  Exit 3 (EXIT_FAILED) if a step failed, else 0;
+# 2 for usage or setup errors.
 #
 # WORK must be absent, empty or made by lsmconv (.lsmconv-out in it), else
 # --force (never /, $HOME or the repository); one run at a time per WORK
@@ -552,7 +553,7 @@ summary() {
 	printf '\n%-3s %-26s %-5s %6s  %s\n' "#" "step" "result" "time" "detail"
 	for i in $(seq 1 $NSTEPS); do
 		total=$((total + ${SECS[$i]:-0}))
-		[ "${RESULT[$i]}" != fail ] || status=1
+		[ "${RESULT[$i]}" != fail ] || status=$EXIT_FAILED
 		printf '%-3s %-26s %-5s %5ss  %.90s\n' "$i" "${STEP_TITLES[$i]}" "${RESULT[$i]}" "${SECS[$i]:-0}" "${DETAIL[$i]}"
 	done
 	printf '%-3s %-26s %-5s %5ss\n' "" "total" "$([ $status -eq 0 ] && echo ok || echo FAIL)" "$total"

@@ -27,18 +27,20 @@
 # Every boot runs every suite (the inactive majors skip), or the guest tests
 # of --tests LIST; --add puts more files into the initramfs (e.g. selftests).
 # The boot logs stay in DIR (<stack>.log, <stack>.log.tap) with the verdict
-# line of qemu-boot/run.sh in <stack>.verdict.  Exits 1 if a boot produced
+# line of qemu-boot/run.sh in <stack>.verdict.  Exits 3 (EXIT_FAILED) if a boot produced
 # no result, 0 otherwise (the decisions are for compare.sh to judge).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+# shellcheck source=scripts/lib.sh
+. "$root/scripts/lib.sh"
 
 usage() {
 	echo "usage: ${0##*/} --kernel BZIMAGE --work DIR [--mutant] [--timeout S]" \
 		"[--variants FILE | --stack NAME=ARGS...] [--tests LIST] [--add HOST:GUEST]..." \
 		"[--tree TREE --suite DIR]" >&2
-	exit 2
+	exit "$EXIT_USAGE"
 }
 
 kernel='' work='' mutant=() timeout=180 variants=$root/qemu-boot/variants.tsv
@@ -62,16 +64,16 @@ done
 { [ -n "$kernel" ] && [ -n "$work" ]; } || usage
 # One without the other would put one tree's suite where another's is kept.
 { [ -z "$suite_tree" ] && [ -z "$suite_out" ]; } || { [ -n "$suite_tree" ] && [ -n "$suite_out" ]; } || usage
-[ -f "$kernel" ] || { echo "${0##*/}: $kernel: no such kernel" >&2; exit 2; }
+[ -f "$kernel" ] || { echo "${0##*/}: $kernel: no such kernel" >&2; exit "$EXIT_USAGE"; }
 
 # read_variants FILE: "NAME=lsm=LIST" for each row of a variants.tsv.
 read_variants() {
-	[ -r "$1" ] || { echo "${0##*/}: $1: cannot read" >&2; exit 2; }
+	[ -r "$1" ] || { echo "${0##*/}: $1: cannot read" >&2; exit "$EXIT_USAGE"; }
 	awk -F'\t' '!/^#/ && NF >= 2 { print $1 "=lsm=" $2 }' "$1"
 }
 if [ ${#stacks[@]} -eq 0 ]; then
 	mapfile -t stacks < <(read_variants "$variants")
-	[ ${#stacks[@]} -gt 0 ] || { echo "${0##*/}: $variants: no stacks" >&2; exit 2; }
+	[ ${#stacks[@]} -gt 0 ] || { echo "${0##*/}: $variants: no stacks" >&2; exit "$EXIT_USAGE"; }
 fi
 
 mkdir -p "$work"
@@ -101,7 +103,7 @@ for s in "${stacks[@]}"; do
 	tap=$work/$name.log.tap
 	if ! grep -q '^# lsmtest done:' "$tap" 2>/dev/null; then
 		echo "${0##*/}: $name: the guest produced no result (see $work/$name.log)" >&2
-		status=1
+		status=$EXIT_FAILED
 		continue
 	fi
 	tr -d '\r' <"$tap" |

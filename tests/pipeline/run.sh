@@ -121,7 +121,7 @@ pcheck "fixed point: the distro tree against itself, 0 lines differ" fp_ok
 for m in $(mut_rows); do
 	file=$(awk -F'\t' -v n="$m" '$1 == n { print $2 }' verify/mutations.tsv)
 	run "fixpoint-$m" --converted "$distro" --distro "$distro" --work "$work/standin" --steps 3 --mutation "$m"
-	caught() { [ "$rc" -eq 1 ] && result_is "$work/out/fixpoint-$m" 3 fail && grep -q "token unit(s) differ.*$file" "$work/out/fixpoint-$m"; }
+	caught() { [ "$rc" -eq 3 ] && result_is "$work/out/fixpoint-$m" 3 fail && grep -q "token unit(s) differ.*$file" "$work/out/fixpoint-$m"; }
 	pcheck "mutation $m: caught by the fixed point (step 3), naming $file" caught
 done
 
@@ -129,7 +129,7 @@ done
 # check_mutation_traces NAME OUTDIR: step 4 failed and named every expected case.
 check_mutation_traces() {
 	local m=$1 f=$2 c want
-	[ "$rc" -eq 1 ] && result_is "$work/out/traces-$m" 4 fail || return 1
+	[ "$rc" -eq 3 ] && result_is "$work/out/traces-$m" 4 fail || return 1
 	want=$(awk -F'\t' -v n="$m" '$1 == n { print $4 }' verify/mutations.tsv)
 	for c in $want; do
 		grep -q "^differs: $c: " "$f/compare.txt" || { echo "# $c not named" ; return 1; }
