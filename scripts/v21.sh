@@ -26,7 +26,7 @@
 #              boot the baseline and the stacked kernel under each major,
 #              compare the decisions, and catch a dropped LSM_HOOK_INIT
 #
-# Exit 0 when every step that ran passed; 1 when one failed (its line names
+# Exit 0 when every step that ran passed; 3 when one failed (its line names
 # it); 2 for usage or input errors (nothing written).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -165,7 +165,7 @@ main() {
 		else
 			record "$i" skip "not selected (--steps $steps)"
 		fi
-		[ "${RESULT[$i]}" != fail ] || status=1
+		[ "${RESULT[$i]}" != fail ] || status=$EXIT_FAILED
 	done
 	echo
 	for i in 1 2 3 4; do
