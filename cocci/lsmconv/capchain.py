@@ -220,16 +220,22 @@ def fall_through(stop):
     return m.group(1) if m else None
 
 
-def plain_decl(pos, rc):
-    """Is rc declared before the call at pos, in its function, as `T rc;`
-    or `T rc = CONSTANT;` (what the rule can give another start value)?"""
+def around(pos):
+    """(code of pos's file, offset of pos, the function holding it or None)."""
     text = source.text(pos.file)
     lines = text.split("\n")
     at = sum(len(l) + 1 for l in lines[:int(pos.line) - 1]) + int(pos.column)
     f = next((f for f in cscan.functions(text) if f.open < at < f.close), None)
+    return cscan.code_text(text), at, f
+
+
+def plain_decl(pos, rc):
+    """Is rc declared before the call at pos, in its function, as `T rc;`
+    or `T rc = CONSTANT;` (what the rule can give another start value)?"""
+    code, at, f = around(pos)
     if f is None:
         return False
-    head = cscan.code_text(text)[f.open + 1:at]
+    head = code[f.open + 1:at]
     m = re.search(r"[\w\s\*]\b%s\b\s*(=\s*([^;,]+))?\s*;" % re.escape(rc), head)
     return m is not None and (m.group(2) is None or
                               re.fullmatch(r"-?\s*(\d+|[A-Z_][A-Z0-9_]*)\s*", m.group(2)) is not None)
@@ -239,13 +245,9 @@ def read_after(pos, rc):
     """Is rc read after the `if (...) return rc;` that follows the call at
     pos, in the same function, other than by the next statement setting it
     (`rc = ...;`)?"""
-    text = source.text(pos.file)
-    lines = text.split("\n")
-    at = sum(len(l) + 1 for l in lines[:int(pos.line) - 1]) + int(pos.column)
-    f = next((f for f in cscan.functions(text) if f.open < at < f.close), None)
+    code, at, f = around(pos)
     if f is None:
         return True
-    code = cscan.code_text(text)
     end = code.find(";", code.find(";", at) + 1)
     rest = code[end + 1:f.close]
     if re.match(r"\s*%s\s*=[^=]" % re.escape(rc), rest):
