@@ -385,6 +385,13 @@ def main(argv=None):
         for f in a.files:
             with open(f, encoding="utf-8", errors="surrogateescape") as fh:
                 texts[f] = fh.read()
+        # the files they include that are not .c/.h are the module's too
+        for f in a.files:
+            d = os.path.dirname(f)
+            for rel in included_files(d or ".", [os.path.basename(f)]):
+                p = os.path.normpath(os.path.join(d, rel))
+                with open(p, encoding="utf-8", errors="surrogateescape") as fh:
+                    texts.setdefault(p, fh.read())
     except OSError as e:
         sys.stderr.write("lsmconv.headers: %s\n" % e)
         return exits.USAGE
