@@ -84,13 +84,15 @@ v21: deps
 
 # Port one legacy module: convert, build into a scratch copy of the tree,
 # boot, check /sys/kernel/security/lsm and the module's tests/, compare with
-# the legacy form on the baseline (docs/porting.md).
-#   make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]
+# the legacy form on a legacy baseline (docs/porting.md).
+#   make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1] [BASELINE=TREE]
 # FINISHED=1 builds DIR/finished/ (your hand-finished port) instead of the
-# tool output.
+# tool output.  BASELINE= the legacy tree to compare on (default: the
+# rewound build/baseline, then Linux 4.0 in build/v21/base when make v21
+# unpacked it; none: no comparison).
 port: tree
-	@test -n "$(MODULE)" || { echo "usage: make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1]" >&2; exit 2; }
-	@qemu-boot/port.sh --target "$(TREE)" $(if $(FINISHED),--finished) "$(MODULE)$(if $(NAME),:$(NAME))"
+	@test -n "$(MODULE)" || { echo "usage: make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1] [BASELINE=TREE]" >&2; exit 2; }
+	@qemu-boot/port.sh --target "$(TREE)" $(if $(FINISHED),--finished) $(if $(BASELINE),--baseline "$(BASELINE)") "$(MODULE)$(if $(NAME),:$(NAME))"
 
 # make check unpacks every distro target (6.12 too), all at once: tests/port
 # ports its epoch fixtures to each, tests/port-boot and tests/port-targets

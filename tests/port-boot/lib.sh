@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # What tests/port-boot (the ports on 6.1: raw output, finished, equivalence,
 # mutation) and tests/port-targets (the finished ports on every other distro
-# target) share: the four legacy modules written by us and the check that a
+# target) share: the five legacy modules written by us and the check that a
 # port's kernel starts from the objects of the target's kernel lsm.
 # Sourced after tests/lib.sh, from the repository root.
 
-mods=(unlinkguard ptraceblock credcount uidopen)
+mods=(unlinkguard ptraceblock credcount uidopen gatekeep)
 M=tests/port-boot/modules
 specs=()
 for m in "${mods[@]}"; do specs+=("$M/$m"); done

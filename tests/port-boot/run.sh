@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make port (qemu-boot/port.sh) on four legacy modules written by us
+# make port (qemu-boot/port.sh) on five legacy modules written by us
 # (tests/port-boot/modules/NAME/{legacy,finished,tests}):
 #  - the compile-error attribution and the finished-diff check, on fixtures
 #    (each with the breakage it must catch);
@@ -9,18 +9,28 @@
 #  - the raw tool output built into 6.1: every compile error is named by a
 #    todo, or the run fails as a false all-clear;
 #  - the finished ports in ONE 6.1 kernel: built, booted with
-#    lsm=capability,<all four>, listed in /sys/kernel/security/lsm, each
-#    module's guest test passes;
-#  - equivalence: the legacy unlinkguard and ptraceblock built into ONE
-#    baseline kernel, booted with security=NAME, same decisions as the port
-#    (verify/compare.sh); uidopen and credcount are named as not building
-#    there (old hook signatures);
-#  - mutation: LSM_HOOK_INIT(ptrace_access_check, ...) dropped from the
-#    port: the equivalence names the cases that changed;
+#    lsm=capability,<all five>, listed in /sys/kernel/security/lsm, each
+#    module's guest test passes; gatekeep (ops gk_security_ops, .name
+#    "gklsm") is called gatekeep everywhere (DEFINE_LSM, security_add_hooks,
+#    CONFIG_LSM, lsm=, the listing);
+#  - equivalence on the baselines in order: the rewound distro tree
+#    (build/baseline: the legacy unlinkguard and ptraceblock in ONE kernel,
+#    booted with security=NAME) and Linux 4.0 (make v21's tarball, unpacked
+#    into build/port-boot-v21 by scripts/v21.sh --steps 1: gatekeep, a 3.x
+#    module whose legacy form does not build on the rewound tree, booted
+#    with security=gklsm, its own name there); same decisions as the port
+#    (verify/compare.sh); uidopen and credcount are named as building on
+#    neither (hook signatures older than 3.5 and 3.3);
+#  - mutation: LSM_HOOK_INIT(ptrace_access_check, ...) dropped from
+#    ptraceblock's port and LSM_HOOK_INIT(inode_permission, ...) from
+#    gatekeep's: the equivalence names the cases that changed, on 6.1's
+#    baseline and on 4.0;
 #  - the port's kernel starts from the objects of the distro kernel lsm
 #    (tests/boot builds it; build-kernel.sh --seed).
 # The same finished ports on every other distro target: tests/port-targets.
-# Kernel builds: build/kernels/port-boot-test-{target,baseline}, incremental.
+# Kernel builds: port-boot-test-target, port-boot-test-baseline-VERSION (one
+# per baseline), in their scratch trees under build/port-boot-test,
+# incremental.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -33,6 +43,7 @@ export PYTHONPATH=$root/cocci
 
 echo "TAP version 13"
 equiv=(unlinkguard ptraceblock)
+era=(gatekeep)
 nobase=(credcount uidopen)
 work=$port_work
 fx=build/port-boot-fixtures
@@ -142,7 +153,7 @@ for m in "${mods[@]}"; do
 	rc=0
 	if [ $port_mode = 1 ]; then
 		./convert.sh port "$M/$m/legacy" --target "$tree" --name "$m" --out "$out" \
-			--report "$out.md" >/dev/null 2>&1 || rc=$?
+			--report "$out.md" --items "$out.jsonl" >/dev/null 2>&1 || rc=$?
 	else
 		./convert.sh file "$M/$m/legacy"/*.c --target "$tree" --out "$out" \
 			--report "$out.md" >/dev/null 2>&1 || rc=$?
@@ -153,7 +164,7 @@ for m in "${mods[@]}"; do
 		tap_skip "$m: finished/ differs from the tool output only where todos said" \
 			"convert.sh has no port mode yet (branch port): finished/ is written against its output"
 	elif python3 -m lsmconv.finishcheck --tool "$out" --finished "$M/$m/finished" \
-		--report "$out.md" --edits "$M/$m/finished/EDITS.tsv" >"$out.check"; then
+		--items "$out.jsonl" --edits "$M/$m/finished/EDITS.tsv" >"$out.check"; then
 		tap_ok "$m: finished/ differs from the tool output only where todos said"
 	else
 		tap_not_ok "$m: finished/ differs from the tool output only where todos said"
@@ -191,11 +202,24 @@ rc=0
 # LSMCONV_PORT_EQUIV=0 leaves it out for a quicker local run.
 baseline=build/baseline why_none="no baseline (make baseline)"
 [ -d "$baseline" ] || baseline=none
+# The baseline of the 3.x module's own era: Linux 4.0 from make v21's
+# tarball (../shared next to the repository), unpacked as make v21 does
+# (one commit) into a directory of this suite's own.
+tar40=$root/../shared/trees/linux-4.0-v21base.tar.xz
+base40=build/port-boot-v21/base why40=''
 if [ "${LSMCONV_PORT_EQUIV:-1}" = 0 ]; then
-	baseline=none
-	why_none="left out by LSMCONV_PORT_EQUIV=0"
+	baseline=none base40=none
+	why_none="left out by LSMCONV_PORT_EQUIV=0" why40=$why_none
+elif [ ! -f "$tar40" ]; then
+	base40=none why40="no $tar40 (../shared next to the repository)"
+elif ! scripts/v21.sh --tree "$tar40" --work build/port-boot-v21 --steps 1 >"$work/v21-unpack.out" 2>&1; then
+	base40=none why40="scripts/v21.sh --steps 1 failed: $(tail -n 1 "$work/v21-unpack.out")"
 fi
-nice -n 10 qemu-boot/port.sh --work "$work" --baseline "$baseline" --finished "${specs[@]}" >"$log" 2>&1 || rc=$?
+bl=()
+[ "$baseline" = none ] || bl+=(--baseline "$baseline")
+[ "$base40" = none ] || bl+=(--baseline "$base40")
+[ ${#bl[@]} -gt 0 ] || bl=(--baseline none)
+nice -n 10 qemu-boot/port.sh --work "$work" "${bl[@]}" --finished "${specs[@]}" >"$log" 2>&1 || rc=$?
 tap_diag "$(grep -E '^\[|built in| verdict=|^equivalence|^build|^boot|port.sh:' "$log")"
 tap_check "finished ports: make port passes (exit 0)" test $rc = 0
 tap_check "finished ports: one 6.1 kernel built" grep -q '^build target: pass' "$log"
@@ -213,27 +237,84 @@ for m in "${mods[@]}"; do
 	tap_check "$m: its guest test passes" grep -qE "^ok [0-9]+ - $m\$" "$tap"
 	tap_check "$m: its test proved a denial with errno" grep -qE "^# case $m\.[a-z0-9_]+ deny E[A-Z]+\$" "$tap"
 done
+# The name make port gave (issue 27 item 4): gatekeep's ops struct is
+# gk_security_ops and its .name "gklsm"; on 6.1 the LSM is gatekeep in every
+# place the kernel knows it by.
+gsrc=$work/target-tree/security/gatekeep/gatekeep.c
+gcfg=$work/target-tree/$LSMCONV_OBJ_PREFIX$(basename "$work")-target/.config
+tap_check "gatekeep: DEFINE_LSM(gatekeep) with .name = \"gatekeep\" in the installed port" \
+	grep -qzE 'DEFINE_LSM\(gatekeep\) = \{[^}]*\.name = "gatekeep",' "$gsrc"
+tap_check "gatekeep: security_add_hooks(..., \"gatekeep\")" \
+	grep -qzE 'security_add_hooks\([^;]*"gatekeep"\);' "$gsrc"
+tap_check "gatekeep: the legacy name gklsm is left in no registration" \
+	bash -c "! grep -E 'DEFINE_LSM\(gklsm|\.name = \"gklsm\"|\"gklsm\"\);' '$gsrc'"
+tap_check "gatekeep: CONFIG_LSM of the target kernel lists gatekeep" \
+	grep -qE '^CONFIG_LSM="([a-z0-9_]+,)*gatekeep(,|")' "$gcfg"
+tap_check "gatekeep: the kernel was booted with lsm=capability,...,gatekeep (its Command line)" \
+	grep -qE 'Command line: .* lsm=capability,([a-z0-9_]+,)*gatekeep( |$)' "$work/target-boot.log"
 
-if [ "$baseline" = none ]; then
+if [ "$baseline" = none ] && [ "$base40" = none ]; then
 	tap_skip "equivalence and mutation" "$why_none"
 	tap_done
 	exit
 fi
+rv='' v40=''
+[ "$baseline" = none ] || rv=$(bash -c '. scripts/lib.sh && kernel_version "$1"' _ "$baseline")
+[ "$base40" = none ] || v40=$(bash -c '. scripts/lib.sh && kernel_version "$1"' _ "$base40")
 for m in "${equiv[@]}"; do
-	tap_check "$m: legacy form on the baseline decides like the port" grep -q "^equivalence $m: pass" "$log"
+	if [ -z "$rv" ]; then tap_skip "$m: legacy form on the baseline decides like the port" "$why_none"; continue; fi
+	tap_check "$m: legacy form on the rewound baseline ($rv) decides like the port" \
+		grep -q "^equivalence $m: pass, legacy form on $rv " "$log"
+done
+for m in "${era[@]}"; do
+	if [ -z "$v40" ]; then tap_skip "$m: legacy form on Linux 4.0 decides like the port on 6.1" "$why40"; continue; fi
+	tap_check "$m: legacy form on Linux 4.0 ($v40, security=gklsm, its name there) decides like the port on 6.1" \
+		grep -q "^equivalence $m: pass, legacy form on $v40 ($(realpath "$base40"), security=gklsm lsmtest_major=$m) vs port (same: [1-9]" "$log"
+	tap_check "$m: its legacy form on 4.0 proved a denial with errno" \
+		grep -qE "^# case $m\.[a-z0-9_]+ deny E[A-Z]+\$" "$work/$m/baseline-boot.log.tap"
+	if [ -n "$rv" ]; then
+		tap_check "$m: its legacy form was tried on the rewound baseline first, and did not build there" \
+			grep -q "^$m/" "$work/$m/baseline-fail-$rv"
+	fi
 done
 for m in "${nobase[@]}"; do
-	tap_check "$m: make port says why its legacy form has no equivalence run" \
-		grep -q "^equivalence $m: not possible, its legacy form does not build on the baseline: $m/" "$log"
+	want=''
+	[ -z "$rv" ] || want+="$rv: $m/"
+	[ -z "$v40" ] || want+="${want:+.*; }$v40: $m/"
+	tap_check "$m: make port says why its legacy form has no equivalence run (it builds on no baseline given)" \
+		grep -q "^equivalence $m: not possible, its legacy form builds on no legacy baseline: $want" "$log"
 done
 
 # --- mutation: a dropped LSM_HOOK_INIT must be caught by the equivalence -------
 log=$work/mutant.out
 rc=0
-nice -n 10 qemu-boot/port.sh --work "$work" --baseline "$baseline" --finished \
-	--mutate-drop ptraceblock:ptrace_access_check "${specs[@]}" >"$log" 2>&1 || rc=$?
-tap_check "mutation drop LSM_HOOK_INIT(ptrace_access_check): make port fails (exit 3: a step failed)" test $rc = 3
-tap_check "mutation: the equivalence names ptraceblock.attach_victim deny EPERM vs allow 0" \
-	grep -q 'differs: ptraceblock.attach_victim: deny EPERM vs allow 0' "$work/ptraceblock/compare.txt"
-tap_check "mutation: unlinkguard stays equivalent" grep -q '^equivalence unlinkguard: pass' "$log"
+nice -n 10 qemu-boot/port.sh --work "$work" "${bl[@]}" --finished \
+	--mutate-drop ptraceblock:ptrace_access_check --mutate-drop gatekeep:inode_permission \
+	"${specs[@]}" >"$log" 2>&1 || rc=$?
+tap_check "mutation drop LSM_HOOK_INIT(ptrace_access_check) and LSM_HOOK_INIT(inode_permission): make port fails (exit 3: a step failed)" test $rc = 3
+if [ -n "$rv" ]; then
+	tap_check "mutation: the equivalence names ptraceblock.attach_victim deny EPERM vs allow 0" \
+		grep -q 'differs: ptraceblock.attach_victim: deny EPERM vs allow 0' "$work/ptraceblock/compare.txt"
+	tap_check "mutation: unlinkguard stays equivalent" grep -q '^equivalence unlinkguard: pass' "$log"
+else
+	tap_skip "mutation on the rewound baseline" "$why_none"
+fi
+if [ -n "$v40" ]; then
+	tap_check "mutation: the equivalence on 4.0 names gatekeep.write_owned deny EACCES vs allow 0" \
+		grep -q 'differs: gatekeep.write_owned: deny EACCES vs allow 0' "$work/gatekeep/compare.txt"
+	tap_check "mutation: ... and fails gatekeep's equivalence by name" \
+		grep -q "^equivalence gatekeep: FAIL, decisions differ (legacy on $v40 vs port): 1 case(s)" "$log"
+	# Nothing of the 4.0 kernel changed since the finished run: Kbuild
+	# compiles (nearly) nothing (qemu-boot/compat.sh's make-cmd for GNU make
+	# 4.3; without it every object, about 800).
+	few40() {
+		local n
+		n=$(sed -n "s/.*$(basename "$work")-baseline-$v40: .*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p" "$log" | tail -n 1)
+		tap_diag "4.0 baseline kernel of the mutation run: ${n:-no} compilations"
+		[ -n "$n" ] && [ "$n" -lt 100 ]
+	}
+	tap_check "mutation: the unchanged 4.0 baseline kernel is rebuilt incrementally (fewer than 100 compilations)" few40
+else
+	tap_skip "mutation on Linux 4.0" "$why40"
+fi
 tap_done

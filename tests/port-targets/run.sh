@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make port (qemu-boot/port.sh --finished) on the four modules of
+# make port (qemu-boot/port.sh --finished) on the five modules of
 # tests/port-boot, on every distro target but the default (6.12; make check
 # unpacks its tree): port.sh ports finished/ again to the target (on 6.12:
 # struct lsm_id, __ro_after_init, lsm_count.h), builds it into ONE kernel
