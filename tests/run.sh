@@ -27,7 +27,7 @@ cd "$root" || exit 1
 
 # The second lane: static suites (no kernel, no guest), then those that wait
 # for the first lane's tests/boot and use its kernels.
-BESIDE="cocci coccicheck forward port series deps robustness seeds v21cmp v21 tree:boot verify:boot port-targets:boot port-boot:boot"
+BESIDE="cocci coccicheck forward port series deps robustness seeds v21cmp v21 tree:boot v21-boot:boot verify:boot port-targets:boot port-boot:boot"
 logs=build/test-logs
 
 # run_suite SUITE QUIET: the suite's TAP into $logs/SUITE.tap (and stdout

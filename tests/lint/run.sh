@@ -88,7 +88,13 @@ lane_clash() {	# lane_clash REGEX FILE...: "SUITE: what" for each use of REGEX
 	local re=$1 f
 	shift
 	for f in "$@"; do
-		grep -oE "$re" "$f" | sort -u | sed "s|^|$(basename "$(dirname "$f")"): |"
+		# commands (not comments) joined with their continuation lines;
+		# make verify run with a --work of the suite's own is not make
+		# verify's build/verify
+		# shellcheck disable=SC2016 # '$work' is the suite's text, not ours
+		sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$f" | grep -v '^[[:space:]]*#' |
+			if [ "$re" = "$later" ]; then grep -v -- 'pipeline\.sh.*--work "\$work/'; else cat; fi |
+			grep -oE "$re" | sort -u | sed "s|^|$(basename "$(dirname "$f")"): |"
 	done
 }
 beside=$(sed -n 's/^BESIDE="\(.*\)"$/\1/p' tests/run.sh)
@@ -112,6 +118,12 @@ sed 's|^O=.*|O=build/verify|' tests/verify/run.sh >"$work/verify/run.sh"
 mutant=$(lane_clash "$later" "${after[@]}" "$work/verify/run.sh")
 tap_check "lane mutation: verify building into make verify's build/verify is named" \
 	grep -qx 'verify: build/verify' <<<"$mutant"
+mkdir -p "$work/v21-boot"
+# shellcheck disable=SC2016 # the suite's text
+sed 's|--work "$work/verify" ||' tests/v21-boot/run.sh >"$work/v21-boot/run.sh"
+mutant=$(lane_clash "$later" "${after[@]}" "$work/v21-boot/run.sh")
+tap_check "lane mutation: make verify run without a --work of the suite's own is named" \
+	grep -qx 'v21-boot: pipeline.sh' <<<"$mutant"
 # baseline_writers FILE...: the lines that give build/baseline as an --out,
 # literally or as $base after a base=build/baseline.
 baseline_writers() {

@@ -39,7 +39,7 @@ if [ ! -f "$work/series/0001-LSM-Split-security.h.patch" ] || [ ! -d "$work/base
 		tap_diag "scripts/v21.sh --steps 1,2 failed: $(tail -n 2 "$logs/v21-boot-series.log")"
 fi
 
-pipe() {	# pipe LOG ARGS...: verify/pipeline.sh --own on build/v21-test; exit status
+pipe() {	# pipe LOG ARGS...: make verify --own on build/v21-test; exit status
 	local log=$1
 	shift
 	verify/pipeline.sh --own --ends --baseline "$work/base" --series "$work/series" \
