@@ -660,11 +660,22 @@ for b in ${legacy_baselines[@]+"${legacy_baselines[@]}"}; do
 		# when the tree knows the module by another name than theirs.
 		boot="security=${bootas[$m]}"
 		[ "${bootas[$m]}" = "$m" ] || boot+=" lsmtest_major=$m"
+		# no_timer_check: 4.0's timer_irq_works() wants 5 timer ticks
+		# within a busy wait of 10; a TCG guest on a loaded host gets fewer
+		# and panics "IO-APIC + timer doesn't work!" (seen once in
+		# tests/port-boot at load 4); the parameter skips the check, as
+		# for any virtual machine.
 		rc=0
 		t0=$(date +%s)
 		v=$("$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bbz" --initrd "$initrd" --log "$work/$m/baseline-boot.log" \
-			--timeout "$timeout" --append "$boot lsmtest=$(IFS=,; echo "${mt[*]}")") || rc=$?
+			--timeout "$timeout" --append "$boot no_timer_check lsmtest=$(IFS=,; echo "${mt[*]}")") || rc=$?
 		echo "  $m on $bid ($boot): $v ($(($(date +%s) - t0)) s)" >&2
+		# a guest test that failed (1) still printed its decisions; a
+		# panic, timeout or no output (run.sh's 2-5) compares nothing
+		if [ $rc -ge 2 ]; then
+			failed "equivalence $m: FAIL, its legacy form did not boot to its tests on $bid ($v)"
+			continue
+		fi
 		crc=0
 		"$LSMCONV_ROOT/verify/compare.sh" --lsm "$m" "$work/$m/baseline-boot.log.tap" \
 			"$work/target-boot.log.tap" >"$work/$m/compare.txt" 2>&1 || crc=$?
