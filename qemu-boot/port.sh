@@ -31,9 +31,10 @@
 #
 # Exit (EXIT_* of scripts/lib.sh, docs/CONTRACTS.md): 0 every step passed;
 # 1 the build failed and every compile error in the modules is a todo of the
-# report (todos left for a human); 2 usage or setup error, nothing written;
-# 3 a step failed (the report gave a false all-clear, the kernel itself did
-# not build, the boot, a guest test, the equivalence: each named).
+# report, or the modules built only with missing headers stubbed (todos left
+# for a human); 2 usage or setup error, nothing written; 3 a step failed (the
+# report gave a false all-clear, a module gcc did not compile, the kernel
+# itself did not build, the boot, a guest test, the equivalence: each named).
 # Nothing is written into TREE or the baseline: both are copied with
 # hard links (cp -al) and every file port.sh changes is replaced, not edited.
 set -euo pipefail
