@@ -86,7 +86,8 @@ if [ ${#baselines[@]} -eq 0 ]; then
 		era_missing="$era is absent, and so is ../shared next to the repository, from which make v21 unpacks Linux 4.0: give --baseline TREE, a tree of the module's era"
 	fi
 fi
-case " ${baselines[*]} " in *" none "*) baselines=() ;; esac
+no_baseline="no legacy baseline: make baseline, or --baseline TREE"
+case " ${baselines[*]} " in *" none "*) baselines=() no_baseline="--baseline none" ;; esac
 legacy_baselines=()
 for b in ${baselines[@]+"${baselines[@]}"}; do
 	if is_kernel_tree "$b" && grep -q 'struct security_operations {' "$b/include/linux/security.h" 2>/dev/null; then
@@ -562,7 +563,7 @@ for i in $(seq 0 $((n - 1))); do
 	idx[$name]=$i
 done
 if [ ${#pending[@]} -gt 0 ] && [ ${#legacy_baselines[@]} -eq 0 ]; then
-	note "equivalence: skipped (no legacy baseline: make baseline, or --baseline TREE)"
+	note "equivalence: skipped ($no_baseline)"
 	pending=()
 fi
 for b in ${legacy_baselines[@]+"${legacy_baselines[@]}"}; do
