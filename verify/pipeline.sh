@@ -460,10 +460,14 @@ step_equiv() {
 	build_suite 4 || return 0
 	IFS=, read -ra ms <<<"$majors"
 	for m in "${ms[@]}"; do
-		rs+=("$m=security=$m")
 		if [ "$own" -eq 1 ]; then
-			cs+=("$m=security=$m")
+			# no_timer_check: 4.0's timer_irq_works() wants 5 ticks in a busy
+			# wait of 10, which a TCG guest on a loaded host can miss (then it
+			# panics "IO-APIC + timer doesn't work!")
+			rs+=("$m=security=$m no_timer_check")
+			cs+=("$m=security=$m no_timer_check")
 		else
+			rs+=("$m=security=$m")
 			cs+=("$m=lsm=capability,yama,$m")
 		fi
 	done
