@@ -205,9 +205,13 @@ kbuild_seed() {
 # compilations run in depend mode (the compiler's dependency file replaces
 # the preprocessor run; about 25 % less CPU per miss).  The distro tree's
 # family is its kernel version: the baseline, make verify's clone and make
-# port's scratch copies keep it.
+# port's scratch copies keep it.  A pre-stacking tree (no lsm_hook_defs.h:
+# 4.0) is built under more than one configuration too: make v21's kernels
+# (legacy-4.0.config) and make port's legacy baseline (the same plus a
+# module), whose objects the first serves.
 ccache_mode() {
-	if [ "$(kernel_version "$1" 2>/dev/null)" = "$(kernel_version "$LSMCONV_DISTRO_TREE" 2>/dev/null)" ]; then
+	if [ "$(kernel_version "$1" 2>/dev/null)" = "$(kernel_version "$LSMCONV_DISTRO_TREE" 2>/dev/null)" ] ||
+		[ ! -f "$1/include/linux/lsm_hook_defs.h" ]; then
 		echo preprocessor
 	else
 		echo depend

@@ -148,7 +148,8 @@ tap_check "ccache_log_count: a build counts its own compilation, not one beside 
 # PATH prints what kbuild gave it.
 other=$(mktemp -d)
 printf 'VERSION = 5\nPATCHLEVEL = 99\nSUBLEVEL = 0\nEXTRAVERSION =\n' >"$other/Makefile"
-mkdir "$other/bin"
+mkdir -p "$other/bin" "$other/include/linux"
+: >"$other/include/linux/lsm_hook_defs.h"
 printf '#!/bin/sh\nenv | grep -E "^CCACHE_(NO)?DEPEND=" | sort\n' >"$other/bin/make"
 chmod +x "$other/bin/make"
 kbuild_env() {
@@ -158,6 +159,11 @@ tap_check "kbuild: the distro tree's kernels in ccache's preprocessor mode (CCAC
 	test "$(kbuild_env "$tree")" = CCACHE_NODEPEND=1
 tap_check "kbuild: another kernel version's in depend mode (CCACHE_DEPEND)" \
 	test "$(CCACHE_NODEPEND=1 kbuild_env "$other")" = CCACHE_DEPEND=1
+# a pre-stacking tree (4.0: make v21's and make port's legacy kernels share
+# objects under two configurations)
+rm "$other/include/linux/lsm_hook_defs.h"
+tap_check "kbuild: a pre-stacking tree's kernels in preprocessor mode (CCACHE_NODEPEND)" \
+	test "$(kbuild_env "$other")" = CCACHE_NODEPEND=1
 rm -rf "$other"
 
 out=$(scripts/deps.sh 2>&1)
