@@ -237,8 +237,9 @@ bench_port() {
 		fi
 		if [ $rc = 0 ]; then
 			row "make port, one module, ${w#port-}: convert+build+boot (s)" "$(since "$t")"
-			row "  its kernel: compilations" \
-				"$(sed -n 's/.*ccache: [0-9]* of \([0-9]*\) compilations.*/\1/p' "build/bench/$w.log" | tail -n 1)"
+			[ $w = port-cold ] ||	# ccache off: no count
+				row "  its kernel: compilations, from ccache" \
+					"$(sed -n 's/.*ccache: \([0-9]*\) of \([0-9]*\) compilations.*/\2, \1/p' "build/bench/$w.log" | tail -n 1)"
 		else
 			row "make port, one module, ${w#port-}" "failed (exit $rc): see build/bench/$w.log"
 		fi
