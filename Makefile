@@ -92,7 +92,7 @@ v21: deps
 # unpacked it; none: no comparison).
 port: tree
 	@test -n "$(MODULE)" || { echo "usage: make port MODULE=DIR [NAME=name] [TREE=DIR] [FINISHED=1] [BASELINE=TREE]" >&2; exit 2; }
-	@qemu-boot/port.sh --target "$(TREE)" $(if $(FINISHED),--finished) $(if $(BASELINE),--baseline "$(BASELINE)") "$(MODULE)$(if $(NAME),:$(NAME))"
+	@verify/port.sh --target "$(TREE)" $(if $(FINISHED),--finished) $(if $(BASELINE),--baseline "$(BASELINE)") "$(MODULE)$(if $(NAME),:$(NAME))"
 
 # make check unpacks every distro target (6.12 too), all at once: tests/port
 # ports its epoch fixtures to each, tests/port-boot and tests/port-targets

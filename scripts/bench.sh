@@ -229,10 +229,10 @@ bench_port() {
 		t=$(now)
 		rc=0
 		if [ $w = port-cold ]; then
-			LSMCONV_PORT_SEED=0 CCACHE_DISABLE=1 qemu-boot/port.sh --target "$tree" --baseline none \
+			LSMCONV_PORT_SEED=0 CCACHE_DISABLE=1 verify/port.sh --target "$tree" --baseline none \
 				--work "build/bench/$w" --finished "$mod" >"build/bench/$w.log" 2>&1 || rc=$?
 		else
-			qemu-boot/port.sh --target "$tree" --baseline none --work "build/bench/$w" \
+			verify/port.sh --target "$tree" --baseline none --work "build/bench/$w" \
 				--finished "$mod" >"build/bench/$w.log" 2>&1 || rc=$?
 		fi
 		if [ $rc = 0 ]; then

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Attribute the compile errors of a ported module to the todos of its port.
 
-`make port` (qemu-boot/port.sh) builds a converted module inside a kernel
+`make port` (verify/port.sh) builds a converted module inside a kernel
 tree.  Every compiler error in the module's directory must be explained by a
 todo of the port (its items, lsmconv.items).  An error is explained by a
 todo, in this order (the `how` column):

@@ -6,7 +6,7 @@ every error is seen (issue 27).
     python3 -m lsmconv.buildprep --target TREE --module DIR --name NAME [--from DIR]
 
 DIR is security/NAME of make port's scratch copy of TREE (its Makefile and
-Kconfig written by qemu-boot/port.sh); --from the port's output.
+Kconfig written by verify/port.sh); --from the port's output.
   - the files of --from that the module includes and that are not .c/.h
     (`#include "hooks.lst"`, lsmconv.headers.included_files) are copied in;
   - every header the target does not have (lsmconv.headers.missing: the

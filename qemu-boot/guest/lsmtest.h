@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lsmtest.h - what a guest test of a security module needs (make port,
- * qemu-boot/port.sh compiles each C file of MODULE/tests with -I to this
+ * verify/port.sh compiles each C file of MODULE/tests with -I to this
  * directory).
  *
  * A test prints one line per decision, in the trace format verify/compare.sh

@@ -169,7 +169,7 @@ tap_check "exit codes: a bad TARGET exits 2 in target_tree" \
 # mutant_root NAME: a scratch tree with the files exitcodes.py reads
 mutant_root() {
 	local m=$work/$1 f
-	for f in scripts/lib.sh cocci/lsmconv/__init__.py cocci/lsmconv/exits.py qemu-boot/port.sh; do
+	for f in scripts/lib.sh cocci/lsmconv/__init__.py cocci/lsmconv/exits.py verify/port.sh; do
 		mkdir -p "$m/$(dirname "$f")"
 		cp "$f" "$m/$f"
 	done
@@ -178,20 +178,20 @@ mutant_root() {
 # make port printed the attribution of compile errors through `sed | head
 # -20`, which under pipefail died with SIGPIPE (141) on long outputs (issue
 # 27; tests/port attributes 300 errors through lsmconv.buildattr --show).
-heads=$(grep -nE '\| *head\b' qemu-boot/port.sh)
-tap_check "qemu-boot/port.sh pipes nothing into head (SIGPIPE under pipefail)" test -z "$heads"
+heads=$(grep -nE '\| *head\b' verify/port.sh)
+tap_check "verify/port.sh pipes nothing into head (SIGPIPE under pipefail)" test -z "$heads"
 [ -z "$heads" ] || tap_diag "$heads"
 # caught PATTERN: the mutant's check exited 1 naming PATTERN
 caught() { [ "$rc" = 1 ] && grep -q -- "$1" <<<"$out"; }
 # shellcheck disable=SC2016 # the scripts' own text: "$EXIT_FAILED" unexpanded
 failed_exit='exit "$EXIT_FAILED"'
 m=$(mutant_root exit-port)
-grep -qF "$failed_exit" "$m/qemu-boot/port.sh" &&
-	sed -i "0,/$failed_exit/s//exit 1/" "$m/qemu-boot/port.sh"
+grep -qF "$failed_exit" "$m/verify/port.sh" &&
+	sed -i "0,/$failed_exit/s//exit 1/" "$m/verify/port.sh"
 rc=0
 out=$(python3 tests/lint/exitcodes.py "$m" 2>/dev/null) || rc=$?
 tap_check "exit-code mutation: port.sh exiting 1 for a failed build step fails naming it (exit $rc)" \
-	caught "^qemu-boot/port.sh:[0-9]*: exit 1"
+	caught "^verify/port.sh:[0-9]*: exit 1"
 m=$(mutant_root exit-die)
 sed -i "/^die() {/,/^}/s/$failed_exit/exit 1/" "$m/scripts/lib.sh"
 rc=0

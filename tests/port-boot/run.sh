@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make port (qemu-boot/port.sh) on five legacy modules written by us
+# make port (verify/port.sh) on five legacy modules written by us
 # (tests/port-boot/modules/NAME/{legacy,finished,tests}):
 #  - the compile-error attribution and the finished-diff check, on fixtures
 #    (each with the breakage it must catch);
@@ -138,7 +138,7 @@ fi
 bad() {
 	local want=$1 rc=0
 	shift
-	qemu-boot/port.sh --work "$fx/bad" "$@" >"$fx/bad.out" 2>&1 || rc=$?
+	verify/port.sh --work "$fx/bad" "$@" >"$fx/bad.out" 2>&1 || rc=$?
 	[ $rc = 2 ] && grep -q "$want" "$fx/bad.out" && [ ! -e "$fx/bad" ]
 }
 tap_check "bad input: a missing module directory" bad 'no such module directory' "$fx/nonexistent"
@@ -176,7 +176,7 @@ done
 log=$work/raw.out
 rc=0
 fresh_target_kernel "$work"
-nice -n 10 qemu-boot/port.sh --work "$work" --baseline none "${specs[@]}" >"$log" 2>&1 || rc=$?
+nice -n 10 verify/port.sh --work "$work" --baseline none "${specs[@]}" >"$log" 2>&1 || rc=$?
 check_seeded "raw tool output: the target kernel starts from the objects of the distro kernel lsm" "$work" "$tree" "$log"
 tap_check "raw tool output: the build of the unfinished port fails (exit 1)" test $rc = 1
 tap_check "raw tool output: the failure is the build, with errors attributed" \
@@ -219,7 +219,7 @@ bl=()
 [ "$baseline" = none ] || bl+=(--baseline "$baseline")
 [ "$base40" = none ] || bl+=(--baseline "$base40")
 [ ${#bl[@]} -gt 0 ] || bl=(--baseline none)
-nice -n 10 qemu-boot/port.sh --work "$work" "${bl[@]}" --finished "${specs[@]}" >"$log" 2>&1 || rc=$?
+nice -n 10 verify/port.sh --work "$work" "${bl[@]}" --finished "${specs[@]}" >"$log" 2>&1 || rc=$?
 tap_diag "$(grep -E '^\[|built in| verdict=|^equivalence|^build|^boot|port.sh:' "$log")"
 tap_check "finished ports: make port passes (exit 0)" test $rc = 0
 tap_check "finished ports: one 6.1 kernel built" grep -q '^build target: pass' "$log"
@@ -288,7 +288,7 @@ done
 # --- mutation: a dropped LSM_HOOK_INIT must be caught by the equivalence -------
 log=$work/mutant.out
 rc=0
-nice -n 10 qemu-boot/port.sh --work "$work" "${bl[@]}" --finished \
+nice -n 10 verify/port.sh --work "$work" "${bl[@]}" --finished \
 	--mutate-drop ptraceblock:ptrace_access_check --mutate-drop gatekeep:inode_permission \
 	"${specs[@]}" >"$log" 2>&1 || rc=$?
 tap_check "mutation drop LSM_HOOK_INIT(ptrace_access_check) and LSM_HOOK_INIT(inode_permission): make port fails (exit 3: a step failed)" test $rc = 3

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make port (qemu-boot/port.sh --finished) on the five modules of
+# make port (verify/port.sh --finished) on the five modules of
 # tests/port-boot, on every distro target but the default (6.12; make check
 # unpacks its tree): port.sh ports finished/ again to the target (on 6.12:
 # struct lsm_id, __ro_after_init, lsm_count.h), builds it into ONE kernel
@@ -28,7 +28,7 @@ for tv in $LSMCONV_OTHER_TARGETS; do
 	tlog=$work-$tv.out
 	rc=0
 	fresh_target_kernel "$work-$tv"
-	nice -n 10 qemu-boot/port.sh --target "$tt" --work "$work-$tv" --baseline none --finished \
+	nice -n 10 verify/port.sh --target "$tt" --work "$work-$tv" --baseline none --finished \
 		"${specs[@]}" >"$tlog" 2>&1 || rc=$?
 	tap_diag "$(grep -E '^\[|built in| verdict=|^build|^boot|port.sh:' "$tlog")"
 	tap_check "$tv: make port --finished passes (exit 0)" test $rc = 0
