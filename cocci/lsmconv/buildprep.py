@@ -31,6 +31,7 @@ import shutil
 import sys
 
 from lsmconv import exits, headers, modconfig
+from lsmconv.fsio import read_text
 
 STUBS = "lsmconv-stubs"
 MARK = "lsmconv make port:"
@@ -48,14 +49,6 @@ def _write(path, data):
     with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(data)
     os.replace(tmp, path)
-
-
-def _read(path):
-    try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return f.read()
-    except OSError:
-        return None
 
 
 def _strip_ours(text):
@@ -79,13 +72,13 @@ def prep(target, moddir, name, frm=None):
         for rel in headers.included_files(frm, rels):
             dst = os.path.join(moddir, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            _write(dst, _read(os.path.join(frm, rel)))
+            _write(dst, read_text(os.path.join(frm, rel)))
     rels = []
     for d, dirs, fs in os.walk(moddir):
         dirs[:] = sorted(x for x in dirs if x != STUBS and not x.startswith("."))
         rels += [os.path.relpath(os.path.join(d, f), moddir) for f in sorted(fs)
                  if f.endswith((".c", ".h"))]
-    texts = {rel: _read(os.path.join(moddir, rel))
+    texts = {rel: read_text(os.path.join(moddir, rel))
              for rel in rels + headers.included_files(moddir, rels)}
 
     # missing headers: stubs, searched last
@@ -107,7 +100,7 @@ def prep(target, moddir, name, frm=None):
     if not want and os.path.isdir(stubdir):
         shutil.rmtree(stubdir)
     mk = os.path.join(moddir, "Makefile")
-    text = _read(mk)
+    text = read_text(mk)
     option = None
     if text is not None:
         m = re.search(r"^obj-\$\(CONFIG_(\w+)\)", text, re.M)
@@ -120,7 +113,7 @@ def prep(target, moddir, name, frm=None):
 
     # the module's own options, on with the module
     kc = os.path.join(moddir, "Kconfig")
-    text = _read(kc)
+    text = read_text(kc)
     if text is not None and option:
         add = modconfig.kconfig(target, texts, option)
         text = _strip_ours(text)

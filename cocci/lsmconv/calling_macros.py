@@ -20,6 +20,7 @@ import re
 import sys
 
 from lsmconv import cscan, emit, source
+from lsmconv.fsio import read_text
 
 set_mode = emit.set_mode
 
@@ -28,19 +29,11 @@ DEFINED = re.compile(r"^\s*#\s*define\s+call_(int|void)_hook\b", re.M)
 FRAMEWORK = ("register_security", "security_init")
 
 
-def _read(path):
-    try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
 def macro_block(tree):
     """The calling macros of security.c in the target, with their comment."""
     path = os.path.join(tree, "security", "security.c")
     source.record(path)         # read as it is (its bytes go into the output)
-    text = _read(path) or ""
+    text = read_text(path) or ""
     lines = text.split("\n")
     start = end = None
     for i, l in enumerate(lines):
@@ -117,7 +110,7 @@ def run(paths, tree, check=False, out=sys.stdout):
     tree = os.path.normpath(tree)
     block = macro_block(tree)
     for path in paths:
-        text = _read(path)
+        text = read_text(path)
         if text is None:
             sys.stderr.write("calling_macros: cannot read %s\n" % path)
             return 2
@@ -145,7 +138,7 @@ def rule_pass(path, tree):
     if path in _DONE:
         return
     _DONE.add(path)
-    text = _read(path)
+    text = read_text(path)
     where = plan(text) if text is not None else None
     if where is None:
         return

@@ -2,6 +2,9 @@
 """File-system operations that never lose a user's file.
 
     read_file(path)             bytes and the stat it was read with
+    read_text(path)             a text file's text (bytes that are not
+                                UTF-8 kept as surrogates), None when it
+                                cannot be read
     write_through(path, data)   rewrite a file in place through its inode
                                 (owner, mode, hard links stay; a symlink is
                                 followed to its target)
@@ -46,6 +49,16 @@ def read_file(path):
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         return f.read(), st
+
+
+def read_text(path):
+    """The text of `path` (undecodable bytes kept, surrogateescape), or
+    None when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def same_version(path, st):

@@ -40,19 +40,28 @@ ARCH = "x86"
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
-def load_table(path=TABLE):
-    """{header: {"new": [...], "version", "commit", "what"}}."""
+def load_versioned(path, heading, gone):
+    """A table of what upstream changed, one row a name: name, its
+    replacements (comma-separated, or `gone` when there is none), the
+    version, the commit, what to do.  The heading row starts with
+    `heading`.  {name: {"new": [...], "version", "commit", "what"}}.
+    headers.tsv and port's renames.tsv have this shape."""
     out = {}
     with open(path, encoding="utf-8") as f:
         for l in f:
             if l.startswith("#") or not l.strip():
                 continue
             p = l.rstrip("\n").split("\t")
-            if len(p) != 5 or p[0] == "header":
+            if len(p) != 5 or p[0] == heading:
                 continue
-            out[p[0]] = {"new": [] if p[1] == "-" else p[1].split(","), "version": p[2],
+            out[p[0]] = {"new": [] if p[1] == gone else p[1].split(","), "version": p[2],
                          "commit": p[3], "what": p[4]}
     return out
+
+
+def load_table(path=TABLE):
+    """{header: {"new": [...], "version", "commit", "what"}}."""
+    return load_versioned(path, "header", "-")
 
 
 # ---------------------------------------------------------------- the target

@@ -95,17 +95,7 @@ def mutated(check):
 # ---------------------------------------------------------------- tables
 
 def load_renames(path=RENAMES):
-    out = {}
-    with open(path, encoding="utf-8") as f:
-        for l in f:
-            if l.startswith("#") or not l.strip():
-                continue
-            p = l.rstrip("\n").split("\t")
-            if len(p) != 5 or p[0] == "old":
-                continue
-            new = [] if p[1] == "removed" else p[1].split(",")
-            out[p[0]] = {"new": new, "version": p[2], "commit": p[3], "what": p[4]}
-    return out
+    return headers.load_versioned(path, "old", "removed")
 
 
 # ---------------------------------------------------------------- epoch
