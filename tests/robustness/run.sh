@@ -275,6 +275,15 @@ rc=0
 tap_check "a --target with only lsm_hook_defs.h is refused (exit $rc) naming a missing file" \
 	test "$rc" -eq 2 -a ! -e "$t/partial-out" -a -n "$(grep -F 'include/linux/security.h' "$t/stderr")"
 
+# --- the hostile round's areas (issue 29), one file each ---------------------
+# tests/robustness/NN-AREA.sh: sourced here, with conv, as_nobody, $t,
+# $target, $input and the TAP helpers; each case one assertion.
+for part in "$root"/tests/robustness/[0-9][0-9]-*.sh; do
+	[ -f "$part" ] || continue
+	# shellcheck source=/dev/null
+	. "$part"
+done
+
 # --- signals ------------------------------------------------------------------
 # interrupt SIG: convert.sh (every rule, two files, --jobs 2: spatch workers,
 # a private TMPDIR, an empty current directory) in its own session, the signal to the driver's
