@@ -20,11 +20,52 @@
     spatch_safe(path)           True when spatch can be given the path
                                 (spatch runs shell commands with unquoted
                                 file names)
+
+The output-safety layer, used by every command before it does any work
+(lsmconv.driver, lsmconv.port; scripts/series.sh through the CLI below):
+
+    check_paths(inputs, outputs)  every output resolved (symlinks followed;
+                                hard links: the same st_dev/st_ino) against
+                                every input and every other output: raises
+                                Clash naming both when an output is an
+                                input, when an input lies inside an output
+                                directory, or when two outputs are one file
+                                (two streams such as /dev/null may be one);
+                                inputs and outputs are (what, path) pairs
+    input_problem(path)         why `path` is no input: not a regular file
+                                (FIFO, device, socket, directory), a
+                                dangling or looping symlink; None for a
+                                regular file.  Found with lstat/stat, the
+                                file is never opened
+    read_file(path)             refuses (OSError) anything but a regular
+                                file: opened with O_NONBLOCK and checked
+                                with fstat before a byte is read
+    lock_dir(dir, what)         one run per output directory: an exclusive
+                                flock on .NAME.lsmconv-lock next to it (as
+                                lock_dir of scripts/lib.sh, the same file);
+                                a second run refuses at once (Clash)
+    spatch_home(base)           a HOME spatch can use ($HOME when it is a
+                                writable directory, else a new directory
+                                under base)
+
+CLI (exit 0: no clash, 2: a clash or a bad argument, named on stderr;
+nothing is written):
+
+    python3 -m lsmconv.fsio check-paths --input P... --output P...
+
+An --input is a file or directory the command reads; an --output a file or
+directory it writes or replaces as a whole.  Each option takes one or more
+paths; an output may be missing.
 """
+import errno
+import fcntl
 import os
 import re
 import shutil
 import stat
+import sys
+
+from . import exits
 
 # A directory holding this file was written by lsmconv (convert.sh --out).
 MARKER = ".lsmconv-out"
@@ -45,10 +86,55 @@ def safe_name(name):
 
 
 def read_file(path):
-    """(bytes, os.stat_result) of the file `path` points to."""
-    with open(path, "rb") as f:
+    """(bytes, os.stat_result) of the regular file `path` points to; OSError
+    for anything else (a FIFO never blocks, /dev/zero is never read)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (%s)" % _kind(st.st_mode), path)
+        os.set_blocking(f.fileno(), True)
         return f.read(), st
+
+
+def _kind(mode):
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def input_problem(path):
+    """Why `path` cannot be an input (None: a regular file).  lstat and
+    stat only: a FIFO or a device is never opened."""
+    try:
+        lst = os.lstat(path)
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if stat.S_ISLNK(lst.st_mode):
+            if e.errno == errno.ELOOP:
+                return "a symlink loop"
+            if e.errno == errno.ENOENT:
+                return "a dangling symlink (to %s)" % _readlink(path)
+        return "cannot read it (%s)" % (e.strerror or e)
+    if stat.S_ISREG(st.st_mode):
+        return None
+    what = _kind(st.st_mode)
+    if stat.S_ISLNK(lst.st_mode):
+        return "a symlink to %s (%s)" % (_readlink(path), what)
+    return what
+
+
+def _readlink(path):
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
 
 
 def read_text(path):
@@ -211,3 +297,124 @@ def remove_tree(path, repo):
     if protected(path, repo):
         raise OSError(0, "refusing to remove a protected directory", path)
     shutil.rmtree(path, ignore_errors=True)
+
+
+# --- the output-safety layer ---------------------------------------------------
+
+class Clash(Exception):
+    """An output that would destroy an input or another output (exit 2,
+    nothing written)."""
+
+
+def _resolve(path):
+    """(realpath, (st_dev, st_ino) or None, is a stream) of `path`."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return real, None, False
+    stream = not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
+    return real, (st.st_dev, st.st_ino), stream
+
+
+def _inside(path, top):
+    return path.startswith(top.rstrip("/") + "/")
+
+
+def check_paths(inputs, outputs):
+    """Raise Clash (message naming both paths) when an output is an input
+    (the same resolved path or the same inode), an input lies inside an
+    output directory, or two outputs are one file.  inputs, outputs:
+    iterables of (what, path).  Two outputs that are one stream
+    (/dev/null, a terminal) are allowed; nothing is opened."""
+    ins = [(w, p) + _resolve(p) for w, p in inputs if p]
+    outs = [(w, p) + _resolve(p) for w, p in outputs if p]
+    for ow, op, oreal, oid, ostream in outs:
+        for iw, ip, ireal, iid, _ in ins:
+            if oreal == ireal or (oid is not None and oid == iid):
+                raise Clash("%s %s is the input %s%s: refusing to overwrite it; nothing "
+                            "written" % (ow, op, iw + " " if iw else "", ip))
+            if _inside(ireal, oreal) and os.path.isdir(oreal):
+                raise Clash("%s %s holds the input %s%s (%s), which writing it could replace: "
+                            "nothing written" % (ow, op, iw + " " if iw else "", ip, ireal))
+    for n, (aw, ap, areal, aid, astream) in enumerate(outs):
+        for bw, bp, breal, bid, bstream in outs[n + 1:]:
+            if astream and bstream:
+                continue
+            if areal == breal or (aid is not None and aid == bid):
+                raise Clash("%s %s and %s %s are the same file: each output needs its own; "
+                            "nothing written" % (aw, ap, bw, bp))
+
+
+def lock_dir(path, what="--out"):
+    """Hold an exclusive lock for the output directory `path` for the rest
+    of the process: flock on .NAME.lsmconv-lock next to it (the file
+    scripts/lib.sh's lock_dir uses).  Returns the open lock file; raises
+    Clash when another run holds it."""
+    real = os.path.realpath(path)
+    lockf = os.path.join(os.path.dirname(real), ".%s.lsmconv-lock" % os.path.basename(real))
+    try:
+        fd = os.open(lockf, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666 & ~_umask())
+    except OSError as e:
+        raise Clash("%s %s: cannot create the lock file %s: %s"
+                    % (what, path, lockf, e.strerror or e))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise Clash("%s %s is in use by another lsmconv run (lock %s held); wait for it to "
+                    "finish or choose another directory" % (what, path, lockf))
+    return fd
+
+
+def spatch_home(base):
+    """A HOME spatch can use: $HOME when it is a writable directory, else a
+    new directory `base`/home (spatch fails with "Not_found" without a
+    HOME)."""
+    home = os.environ.get("HOME")
+    if home and os.path.isdir(home) and os.access(home, os.W_OK | os.X_OK):
+        return home
+    h = os.path.join(base, "home")
+    os.makedirs(h, exist_ok=True)
+    return h
+
+
+USAGE = """usage: python3 -m lsmconv.fsio check-paths --input P... --output P...
+Exit 0 when no output clashes with an input or another output, 2 when one
+does (named on stderr) or on a bad argument.  Nothing is written.
+"""
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(USAGE)
+        return exits.DONE
+    if argv[:1] != ["check-paths"]:
+        sys.stderr.write(USAGE)
+        return exits.USAGE
+    inputs, outputs, cur = [], [], None
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return exits.DONE
+        if a == "--input":
+            cur = inputs
+        elif a == "--output":
+            cur = outputs
+        elif cur is None or a == "":
+            sys.stderr.write("lsmconv.fsio: %s\n%s" % (
+                "an empty path" if a == "" else "a path before --input/--output: " + a, USAGE))
+            return exits.USAGE
+        else:
+            cur.append(("" if cur is inputs else "output", a))
+    try:
+        check_paths(inputs, outputs)
+    except Clash as e:
+        sys.stderr.write("lsmconv.fsio check-paths: %s\n" % e)
+        return exits.USAGE
+    return exits.DONE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
