@@ -190,9 +190,9 @@ def comment_start(lines, i):
     return j if j >= 0 else None
 
 
-PP_OPEN = re.compile(r"\s*#\s*if(n?def)?\b")
-PP_END = re.compile(r"\s*#\s*endif\b")
-PP_ELSE = re.compile(r"\s*#\s*(else|elif)\b")
+PP_OPEN = cscan.PP_IF
+PP_END = cscan.PP_ENDIF
+group_end = cscan.group_end
 
 
 def enclosing_if(lines, i):
@@ -211,19 +211,6 @@ def enclosing_if(lines, i):
         return None
     e = group_end(lines, o)
     return None if e is None else (o, e)
-
-
-def group_end(lines, o):
-    """Index of the #endif matching the #if at line o."""
-    depth = 0
-    for j in range(o + 1, len(lines)):
-        if PP_OPEN.match(lines[j]):
-            depth += 1
-        elif PP_END.match(lines[j]):
-            if depth == 0:
-                return j
-            depth -= 1
-    return None
 
 
 def functions(lines):

@@ -37,6 +37,10 @@ text, so a caller can edit the text it scanned.
         compiled, outermost first, each a directive line that opens the
         same condition (`#ifdef X`, `#if !(A) && (B)` for an #elif or
         #else branch); [] at the top level
+    group_end(lines, o, stop_at_else=False) -> index or None
+        the `#endif` matching the `#if`/`#ifdef`/`#ifndef` at lines[o]
+        (None when there is none, or with stop_at_else when the group has
+        an `#else`/`#elif` of its own)
     split_args(text) -> the top-level comma-separated parts, stripped
     param(decl) -> (type, name) of one parameter declaration
     calls(text, name=None) -> [Call]
@@ -176,6 +180,27 @@ def conditions(text, line):
                 stack.pop()
         i = j + 1
     return [d for _, d in stack]
+
+
+PP_IF = re.compile(r"^[ \t]*#[ \t]*if(?:n?def)?\b")
+PP_ELSE = re.compile(r"^[ \t]*#[ \t]*(?:else|elif)\b")
+PP_ENDIF = re.compile(r"^[ \t]*#[ \t]*endif\b")
+
+
+def group_end(lines, o, stop_at_else=False):
+    """Index of the #endif matching the #if at lines[o] (see the module
+    docstring)."""
+    depth = 0
+    for j in range(o + 1, len(lines)):
+        if PP_IF.match(lines[j]):
+            depth += 1
+        elif PP_ENDIF.match(lines[j]):
+            if depth == 0:
+                return j
+            depth -= 1
+        elif stop_at_else and depth == 0 and PP_ELSE.match(lines[j]):
+            return None
+    return None
 
 
 def split_args(text):

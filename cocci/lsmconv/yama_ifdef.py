@@ -21,16 +21,13 @@ import os
 import re
 import sys
 
-from lsmconv import emit, source
+from lsmconv import cscan, emit, source
 
 set_mode = emit.set_mode
 
 IFDEF = re.compile(r"^[ \t]*#[ \t]*ifdef[ \t]+(CONFIG_\w+)\b")
 IFNDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+(CONFIG_\w+)\b|if[ \t]+![ \t]*defined[ \t]*\(?[ \t]*"
                     r"(CONFIG_\w+)[ \t]*\)?[ \t]*$)")
-IF = re.compile(r"^[ \t]*#[ \t]*if")
-ELSE = re.compile(r"^[ \t]*#[ \t]*(else|elif)\b")
-ENDIF = re.compile(r"^[ \t]*#[ \t]*endif\b")
 # what a guard around a module's registration holds
 REGISTRATION = re.compile(r"\b(LSM_HOOK_INIT|security_add_hooks|register_security|"
                           r"security_module_enable|security_operations|security_hook_list)\b")
@@ -64,17 +61,9 @@ def _blocks(lines):
         if not m and not n:
             continue
         kind, option = ("ifdef", m.group(1)) if m else ("ifndef", n.group(1) or n.group(2))
-        depth = 0
-        for j in range(i + 1, len(lines)):
-            if IF.match(lines[j]):
-                depth += 1
-            elif ENDIF.match(lines[j]):
-                if depth == 0:
-                    out.append((i, j, kind, option))
-                    break
-                depth -= 1
-            elif ELSE.match(lines[j]) and depth == 0:
-                break
+        j = cscan.group_end(lines, i, stop_at_else=True)
+        if j is not None:
+            out.append((i, j, kind, option))
     return out
 
 
