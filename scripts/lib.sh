@@ -386,13 +386,15 @@ lsm_exclusive() {
 }
 
 # --- output directories ----------------------------------------------------------
-# guard_out DIR MARKER FORCE OPTION [GLOB...]: refuse (exit 2) to write DIR
-# unless it is absent, empty, holds MARKER (lsmconv made it) or holds only
-# names matching the GLOBs (what lsmconv wrote before it had markers);
-# FORCE=1 accepts any directory, but never /, $HOME, the repository or a
-# directory above it.
+# guard_out DIR MARKER FORCE OPTION [GLOB...]: refuse (exit 2, nothing
+# written) to write DIR unless it is absent, empty or holds MARKER: only the
+# marker says that lsmconv made a directory, never the names in it.  FORCE=1
+# accepts a directory lsmconv did not make, but only when none of its
+# entries matches the GLOBs (the names the command writes there): lsmconv
+# writes beside a user's files and never replaces or deletes one.  Never /,
+# $HOME, the repository or a directory above it, even with FORCE.
 guard_out() {
-	local dir=$1 marker=$2 force=$3 opt=$4 abs home e ours
+	local dir=$1 marker=$2 force=$3 opt=$4 abs home e clash=()
 	shift 4
 	[ -n "$dir" ] || die_usage "$opt: empty path"
 	abs=$(realpath -m -- "$dir")
@@ -404,15 +406,15 @@ guard_out() {
 	"$abs"/*) die_usage "$opt $dir: refusing to write $abs (the lsmconv repository or a directory above it)" ;;
 	esac
 	[ ! -e "$abs" ] || [ -d "$abs" ] || die_usage "$opt $dir: exists and is not a directory"
-	if [ -d "$abs" ] && [ "$force" != 1 ] && [ ! -e "$abs/$marker" ] &&
-		[ -n "$(ls -A -- "$abs" 2>/dev/null)" ]; then
-		ours=$#
-		for e in "$abs"/* "$abs"/.[!.]*; do
-			[ -e "$e" ] || continue
-			matches_any "${e##*/}" "$@" || { ours=0; break; }
+	if [ -d "$abs" ] && [ ! -e "$abs/$marker" ] && [ -n "$(ls -A -- "$abs" 2>/dev/null)" ]; then
+		[ "$force" = 1 ] ||
+			die_usage "$opt $dir: not empty and not written by lsmconv (no $marker in it); choose another directory or add --force"
+		for e in "$abs"/* "$abs"/.[!.]* "$abs"/..?*; do
+			[ -e "$e" ] || [ -L "$e" ] || continue
+			! matches_any "${e##*/}" "$@" || clash+=("${e##*/}")
 		done
-		[ "$ours" -eq 0 ] || return 0
-		die_usage "$opt $dir: not empty and not written by lsmconv (no $marker in it); choose another directory or add --force"
+		[ ${#clash[@]} -eq 0 ] ||
+			die_usage "$opt $dir: not written by lsmconv (no $marker in it) and holds ${clash[*]}, which this run would replace; lsmconv never replaces a file it did not write, even with --force: move them or choose another directory"
 	fi
 	return 0
 }
@@ -444,20 +446,38 @@ lock_dir() {
 # --- signals ---------------------------------------------------------------------
 # on_interrupt FUNCTION: on SIGINT/SIGTERM stop every process started from
 # here (convert.sh, spatch, make, ...), run FUNCTION (remove temporary files,
-# put --out back), say "interrupted" and exit 130/143.  Bash runs a trap only
-# when the foreground command ends: start long steps with bg_run so that the
-# trap runs at once.
+# put --out back), say "interrupted" on the command's own stderr and exit
+# 130/143.  Bash runs a trap only when the foreground command ends: start
+# long steps with bg_run so that the trap runs at once.  The trap runs inside
+# the redirections of the command it interrupted (a step's 2>>LOG), so the
+# message goes to a copy of stderr taken at the first call.
 on_interrupt() {
 	LSMCONV_ON_INTERRUPT=$1
+	[ -n "${LSMCONV_STDERR_FD:-}" ] || exec {LSMCONV_STDERR_FD}>&2
 	trap 'lsmconv_interrupted INT 130' INT
 	trap 'lsmconv_interrupted TERM 143' TERM
 }
 lsmconv_interrupted() {
+	if [ "${LSMCONV_DEFER:-0}" = 1 ]; then
+		LSMCONV_PENDING="$1 $2"
+		return 0
+	fi
 	trap '' INT TERM
 	kill_descendants "$$" TERM
-	[ -z "${LSMCONV_ON_INTERRUPT:-}" ] || "$LSMCONV_ON_INTERRUPT" || true
-	printf '%s: interrupted (SIG%s)\n' "${0##*/}" "$1" >&2
+	[ -z "${LSMCONV_ON_INTERRUPT:-}" ] || "$LSMCONV_ON_INTERRUPT" 2>&"${LSMCONV_STDERR_FD:-2}" || true
+	printf '%s: interrupted (SIG%s)\n' "${0##*/}" "$1" >&"${LSMCONV_STDERR_FD:-2}"
 	exit "$2"
+}
+# defer_interrupts ... allow_interrupts: a section a signal does not cut
+# short (a few renames that install an output); a signal that came in the
+# meantime is handled at allow_interrupts.
+defer_interrupts() {
+	LSMCONV_DEFER=1 LSMCONV_PENDING=''
+}
+allow_interrupts() {
+	local p=${LSMCONV_PENDING:-}
+	LSMCONV_DEFER=0 LSMCONV_PENDING=''
+	[ -z "$p" ] || lsmconv_interrupted "${p% *}" "${p#* }"
 }
 # bg_run CMD...: run CMD and wait for it, interruptible by on_interrupt.
 bg_run() {

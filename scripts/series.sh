@@ -19,14 +19,21 @@
 #                   identity "lsmconv <lsmconv@localhost>", scripts/lib.sh)
 #   --work DIR      scratch clone of the baseline (default build/series; with
 #                   --own build/own/work)
-#   --force         write --out/--work even when they hold files lsmconv did
-#                   not write (never /, $HOME or the repository)
+#   --force         write into an --out/--work that lsmconv did not make,
+#                   beside the files there (never /, $HOME or the repository)
+#   -h, --help      this text
 #
-# --out and --work must be absent, empty or written by lsmconv before (a
-# .lsmconv-out file in them); one run at a time per --work and --out (flock);
-# --out is replaced only when the new series is complete, so a failed or
-# interrupted run (SIGINT/SIGTERM: exit 130/143, every child stopped) leaves
-# it as it was.
+# A directory is lsmconv's only when it holds lsmconv's marker (.lsmconv-out);
+# --out and --work must be absent, empty or lsmconv's, or given with --force:
+# then lsmconv writes beside the files there and refuses (exit 2) when one of
+# them has a name it would write (NNNN-*.patch or report.md in --out; tree,
+# logs, out.tmp, ... in --work).  In lsmconv's --out the previous series'
+# NNNN-*.patch and report.md are replaced; every other file is kept.  --out,
+# --work, the baseline and the target must be four separate directories,
+# none inside another.  One run at a time per --work and --out (flock).
+# --out changes only when the new series is complete, so a failed or
+# interrupted run (SIGINT/SIGTERM: exit 130/143, "interrupted" on stderr,
+# every child stopped, a --work it made removed) leaves it as it was.
 #
 # Each step (cocci/manifest.tsv: the steps, their subjects and what they
 # run; body() below: their commit messages) runs lsmconv's tools on a clone
@@ -37,7 +44,8 @@
 # scripts/checkpatch.pl of the target checks every patch (counts in
 # report.md).  Exit 0 done, 1 something was left for a human (the series is
 # still complete, the todos are in report.md, unless --allow-partial), 2
-# usage or setup error (nothing written).
+# usage or setup error (nothing written), 3 a step failed (--out unchanged;
+# the step's log in --work named).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -45,14 +53,38 @@ set -euo pipefail
 R=$LSMCONV_ROOT
 PROG=convert.sh-series
 
-usage() {
-	sed -n '4,23s/^# \{0,1\}//p' "$0" >&2
-	exit 2
+usage() {	# --help: the usage on stdout, exit 0
+	sed -n '4,24s/^# \{0,1\}//p' "$0"
+	exit 0
 }
-fail() {	# fail MESSAGE: setup error, nothing written
+fail() {	# fail MESSAGE: usage or setup error, nothing written (exit 2)
 	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 2
+	exit "$EXIT_USAGE"
 }
+failed() {	# failed MESSAGE: a step failed after writing started (exit 3)
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit "$EXIT_FAILED"
+}
+# need OPTION ARGS...: OPTION's value is the next argument, not empty and not
+# an option (a directory named -x is ./-x).
+need() {
+	if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
+		fail "$1 needs a value (see --help)"
+	fi
+}
+# Any other way out (a command that failed under set -e, a bash error) is a
+# failure, never 1 (todos left) or 0: exit 3.
+todo_exit=0
+on_exit() {
+	local rc=$?
+	case $rc in
+	0 | "$EXIT_USAGE" | "$EXIT_FAILED" | "$EXIT_INT" | "$EXIT_TERM") return 0 ;;
+	"$EXIT_TODO") [ "$todo_exit" -eq 0 ] || return 0 ;;
+	esac
+	printf '%s: error: stopped by an unexpected failure (exit %s, see above)\n' "$PROG" "$rc" >&2
+	exit "$EXIT_FAILED"
+}
+trap on_exit EXIT
 
 baseline=$R/build/baseline target=$LSMCONV_DISTRO_TREE own=0
 out='' work=''
@@ -61,19 +93,20 @@ parse_args() {
 	local given_target=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--baseline) baseline=${2:?--baseline needs a directory}; shift 2 ;;
-		--target) target=${2:?--target needs a directory}; given_target=1; shift 2 ;;
+		--baseline) need "$@"; baseline=$2; shift 2 ;;
+		--target) need "$@"; target=$2; given_target=1; shift 2 ;;
 		--own) own=1; shift ;;
-		--out) out=${2:?--out needs a directory}; shift 2 ;;
-		--signoff) signoff=${2:?--signoff needs \"Name <email>\"}; shift 2 ;;
-		--work) work=${2:?--work needs a directory}; shift 2 ;;
-		--jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+		--out) need "$@"; out=$2; shift 2 ;;
+		--signoff) need "$@"; signoff=$2; shift 2 ;;
+		--work) need "$@"; work=$2; shift 2 ;;
+		--jobs) need "$@"; jobs=$2; shift 2 ;;
 		--allow-partial) allow_partial=1; shift ;;
 		--force) force=1; shift ;;
 		-h | --help) usage ;;
 		*) fail "unknown argument '$1' (see --help)" ;;
 		esac
 	done
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || fail "--jobs '$jobs': expected a number of at least 1"
 	if [ -n "$signoff" ]; then
 		check_signoff
 	fi
@@ -89,8 +122,14 @@ parse_args() {
 		[ -n "$out" ] || out=$R/build/own/series
 		[ -n "$work" ] || work=$R/build/own/work
 	else
-		[ -f "$target/include/linux/lsm_hook_defs.h" ] ||
-			fail "$target: not a kernel tree with include/linux/lsm_hook_defs.h (--target)"
+		[ -d "$target" ] || fail "--target $target: no such directory"
+		is_kernel_tree "$target" || fail "--target $target: not a kernel tree"
+		# what forward.py and convert.sh read of the target
+		local f
+		for f in include/linux/lsm_hook_defs.h include/linux/lsm_hooks.h include/linux/security.h \
+			security/security.c security/commoncap.c security/Kconfig; do
+			[ -f "$target/$f" ] || fail "--target $target: no $f: not a stacked kernel tree"
+		done
 		target=$(realpath "$target")
 	fi
 	[ -n "$out" ] || out=$R/converted-patches/series
@@ -102,6 +141,28 @@ parse_args() {
 	baseline=$(realpath "$baseline")
 	out=$(realpath -m "$out") work=$(realpath -m "$work")
 }
+
+# check_paths: --out and --work apart from each other and from the trees
+# read (the baseline, the target): none is another or inside another.
+# Inputs: baseline, target; outputs: out, work.
+check_paths() {
+	local -a name=(--out --work --baseline) path=("$out" "$work" "$baseline")
+	local i j
+	[ -z "$target" ] || { name+=(--target); path+=("$target"); }
+	for i in 0 1; do
+		for j in $(seq $((i + 1)) $((${#path[@]} - 1))); do
+			if [ "${path[$i]}" = "${path[$j]}" ]; then
+				fail "${name[$i]} and ${name[$j]} are the same directory ($(shown "${path[$i]}")): give separate ones"
+			elif inside "${path[$i]}" "${path[$j]}"; then
+				fail "${name[$i]} $(shown "${path[$i]}") is inside ${name[$j]} $(shown "${path[$j]}"): give separate directories"
+			elif inside "${path[$j]}" "${path[$i]}"; then
+				fail "${name[$j]} $(shown "${path[$j]}") is inside ${name[$i]} $(shown "${path[$i]}"): give separate directories"
+			fi
+		done
+	done
+}
+inside() { case $1 in "$2"/*) return 0 ;; esac; return 1; }	# inside A B: A below B
+shown() { printf '%s' "${1#"$R"/}"; }
 
 check_signoff() {
 	[[ $signoff =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] ||
@@ -227,19 +288,19 @@ run_step() {
 			bg_run "$R/cocci/forward/forward.py" "${cmd#forward }" --tree "$tree" "${fw_target[@]}" \
 				>>"$work/logs/$i.items" 2>>"$work/logs/$i.err" || rc=$?
 			[ "$rc" -le 0 ] ||
-				fail "step $((i + 1)) ($cmd) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
+				failed "step $((i + 1)) ($cmd) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -) (log: $work/logs/$i.err; --out unchanged)"
 			;;
 		"rules "*)
 			local nums=${cmd#rules } files
-			files=$(manifest files "$nums") || fail "step $((i + 1)): cocci/manifest.tsv: no files for rules $nums"
+			files=$(manifest files "$nums") || failed "step $((i + 1)): cocci/manifest.tsv: no files for rules $nums"
 			echo "    convert.sh tree --rules $nums (${files//$'\n'/ })" >>"$work/logs/$i.produced"
 			bg_run "$R/convert.sh" tree "$tree" --target "${target:-$tree}" --rules "$nums" --jobs "$jobs" \
 				--allow-partial --report "$work/logs/$i.conv.md" --items "$work/logs/$i.conv.jsonl" \
 				>/dev/null 2>>"$work/logs/$i.err" ||
-				fail "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -)"
+				failed "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -) (log: $work/logs/$i.err; --out unchanged)"
 			cat "$work/logs/$i.conv.md" >>"$work/logs/$i.report.md"
 			;;
-		*) fail "step $((i + 1)): unknown command '$cmd'" ;;
+		*) failed "step $((i + 1)): unknown command '$cmd'" ;;
 		esac
 	done
 }
@@ -311,15 +372,49 @@ write_series() {
 	write_report "$tmp"
 	echo "Written by lsmconv (convert.sh series); the next run replaces this directory." \
 		>"$tmp/$MARKER"
-	# Replace --out only now, by renames: it is never half-written.
-	rm -rf "$out.lsmconv-new" "$out.lsmconv-old"
-	mkdir -p "$(dirname "$out")"
-	mv "$tmp" "$out.lsmconv-new"
-	[ ! -e "$out" ] || mv "$out" "$out.lsmconv-old"
-	mv "$out.lsmconv-new" "$out"
-	rm -rf "$out.lsmconv-old"
-	n=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | wc -l)
+	install_out "$tmp"
+	n=$(grep '^[0-9][0-9][0-9][0-9]-.*\.patch$' "$work/out.names" | grep -vc '^0000-' || true)
 	echo "series: $n patches + cover letter in $out" >&2
+}
+
+# install_out DIR: the complete series in DIR becomes --out, only now, by
+# renames, so that --out is never half-written.  A new --out is DIR
+# renamed.  Into an existing one the files go one by one (staged in
+# --out/.lsmconv-new first: the same file system), a signal waiting until
+# they are all in: in lsmconv's --out (its marker) the previous series'
+# NNNN-*.patch that the new one does not have are removed; in a user's
+# (--force) nothing is replaced; every other file stays.
+install_out() {
+	local new=$1 stage e
+	(cd "$new" && find . -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort) >"$work/out.names"
+	if [ ! -e "$out" ]; then
+		rm -rf "$out.lsmconv-new"
+		mkdir -p "$(dirname "$out")"
+		mv "$new" "$out.lsmconv-new"
+		mv -T "$out.lsmconv-new" "$out"
+		return
+	fi
+	stage=$out/.lsmconv-new
+	rm -rf "$stage"
+	mv "$new" "$stage"
+	if [ ! -e "$out/$MARKER" ]; then
+		while IFS= read -r e; do
+			[ ! -e "$out/$e" ] ||
+				failed "$out/$e appeared during the run and is not lsmconv's: the series was not installed (it is in $stage)"
+		done <"$work/out.names"
+	fi
+	defer_interrupts
+	if [ -e "$out/$MARKER" ]; then
+		for e in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+			[ ! -f "$e" ] || [ -e "$stage/${e##*/}" ] || rm -f -- "$e"
+		done
+	fi
+	while IFS= read -r e; do
+		[ "$e" = "$MARKER" ] || mv -fT -- "$stage/$e" "$out/$e"
+	done <"$work/out.names"
+	mv -fT -- "$stage/$MARKER" "$out/$MARKER"	# last: the directory is lsmconv's
+	rmdir -- "$stage"
+	allow_interrupts
 }
 
 # fill_cover FILE N: subject, blurb and a fixed date in the cover letter.
@@ -464,12 +559,30 @@ write_report() {
 }
 
 MARKER=.lsmconv-out
-# interrupted: no temporary left, --out as before the run.
+# interrupted: no temporary left, --out as before the run, a --work this
+# run made removed (and the directories made for it and --out, when empty
+# but for this run's lock files).
+made=()	# the directories this run made, deepest first
 interrupted() {
-	rm -rf "$work/out.tmp" "$out.lsmconv-new"
-	if [ ! -e "$out" ] && [ -e "$out.lsmconv-old" ]; then
-		mv "$out.lsmconv-old" "$out"
-	fi
+	local d
+	rm -rf "$work/out.tmp" "$out.lsmconv-new" "$out/.lsmconv-new"
+	for d in "${made[@]}"; do
+		if [ "$d" = "$work" ]; then
+			rm -rf -- "$work"
+		elif [ -d "$d" ]; then
+			[ "$d" != "$(dirname -- "$work")" ] || rm -f -- "$d/.$(basename -- "$work").lsmconv-lock"
+			[ "$d" != "$(dirname -- "$out")" ] || rm -f -- "$d/.$(basename -- "$out").lsmconv-lock"
+			rmdir -- "$d" 2>/dev/null || true
+		fi
+	done
+}
+# missing DIR: DIR and its ancestors that do not exist, deepest first.
+missing() {
+	local d=$1
+	while [ ! -e "$d" ] && [ "$d" != / ]; do
+		printf '%s\n' "$d"
+		d=$(dirname -- "$d")
+	done
 }
 
 main() {
@@ -481,9 +594,11 @@ main() {
 	parse_args "$@"
 	load_steps
 	command -v spatch >/dev/null || fail "spatch not installed (make deps)"
-	guard_out "$out" "$MARKER" "$force" --out '[0-9][0-9][0-9][0-9]-*.patch' report.md
-	guard_out "$work" "$MARKER" "$force" --work tree logs out.tmp '*.txt' '*.tsv'
-	[ "$out" != "$work" ] || fail "--out and --work are the same directory"
+	guard_out "$out" "$MARKER" "$force" --out '[0-9][0-9][0-9][0-9]-*.patch' report.md .lsmconv-new
+	guard_out "$work" "$MARKER" "$force" --work tree logs out.tmp out.names blurb.txt \
+		checkpatch.tsv checkpatch.err final-todo.jsonl
+	check_paths
+	mapfile -t made < <(missing "$work"; missing "$(dirname -- "$out")")
 	lock_dir "$work"
 	lock_dir "$out"
 	on_interrupt interrupted
@@ -509,12 +624,13 @@ main() {
 		commit_step "$i" "$subject"
 		KEPT+=("$i")
 	done
-	[ ${#KEPT[@]} -gt 0 ] || fail "no step changed the baseline: nothing to write"
+	[ ${#KEPT[@]} -gt 0 ] || failed "no step changed the baseline: nothing to write (--out unchanged)"
 	final_todos >"$work/final-todo.jsonl"
 	todo=$(items count "$work/final-todo.jsonl" | awk '$1 == "todo" { n = $2 } END { print n + 0 }')
 	write_series
 	if [ "$todo" -gt 0 ]; then
 		echo "series: $todo item(s) left for a human in the final tree (see $out/report.md)" >&2
+		todo_exit=1
 		[ "$allow_partial" -eq 1 ] || exit "$EXIT_TODO"
 	fi
 }

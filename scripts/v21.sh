@@ -16,6 +16,8 @@
 #            one git commit), series/ (the patches), work/ (the series'
 #            scratch tree), compare.md, verify/ (builds, boots, report)
 #   --steps  which of the steps below run (default 1,2,3,4)
+#   --force  write into a --work lsmconv did not make, beside its files
+#   -h, --help  this text
 #
 #   1 tree     unpack the tree into WORK/base, one commit (once)
 #   2 series   convert.sh series --baseline WORK/base --own
@@ -37,25 +39,37 @@ SHARED=$(realpath -m "$R/../shared")
 src=${V21_TREE:-$SHARED/trees/linux-4.0-v21base.tar.xz}
 seeds=$SHARED/seeds work=$R/build/v21 steps=1,2,3,4 force=0
 
-usage() {
-	sed -n '8,11s/^# \{0,1\}//p' "$0" >&2
-	exit 2
+usage() {	# --help: the usage on stdout, exit 0
+	sed -n '8,32s/^# \{0,1\}//p' "$0"
+	exit 0
+}
+# need OPTION ARGS...: OPTION's value is the next argument, not empty and not
+# an option.
+need() {
+	if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
+		die_usage "$1 needs a value (see --help)"
+	fi
 }
 
 parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--tree) src=${2:?--tree needs a tarball or directory}; shift 2 ;;
-		--seeds) seeds=${2:?--seeds needs a directory}; shift 2 ;;
-		--work) work=${2:?--work needs a directory}; shift 2 ;;
-		--steps) steps=${2:?--steps needs a list}; shift 2 ;;
+		--tree) need "$@"; src=$2; shift 2 ;;
+		--seeds) need "$@"; seeds=$2; shift 2 ;;
+		--work) need "$@"; work=$2; shift 2 ;;
+		--steps) need "$@"; steps=$2; shift 2 ;;
 		--force) force=1; shift ;;
 		-h | --help) usage ;;
-		*) echo "v21.sh: unknown argument '$1'" >&2; usage ;;
+		*) die_usage "unknown argument '$1' (see --help)" ;;
 		esac
 	done
 	[ -e "$src" ] || die_usage "$src: no such tree (give --tree, or V21_TREE=, a tarball or directory of a pre-4.2 kernel)"
 	work=$(realpath -m "$work")
+	# the tree is read, --work written: neither inside the other
+	local s
+	s=$(realpath -m "$src")
+	case $s/ in "$work"/*) die_usage "--tree $src is inside --work $work: give a --work apart from it" ;; esac
+	case $work/ in "$s"/*) die_usage "--work $work is inside --tree $src: give a --work apart from it" ;; esac
 	guard_out "$work" .lsmconv-out "$force" --work base series work compare.md compare.txt verify logs
 	lock_dir "$work"
 	mkdir -p "$work/logs"

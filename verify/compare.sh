@@ -17,6 +17,12 @@ usage() {
 	exit 2
 }
 
+case ${1:-} in
+-h | --help)
+	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
+	exit 0
+	;;
+esac
 lsm=''
 if [ "${1:-}" = --lsm ]; then
 	lsm=${2:?}

@@ -91,6 +91,10 @@ parse_args() {
 		--reference-kernel) refkernel=${2:?}; shift 2 ;;
 		--jobs) jobs=${2:?}; shift 2 ;;
 		--force) force=1; shift ;;
+		-h | --help)
+			sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
+			exit 0
+			;;
 		*) usage ;;
 		esac
 	done

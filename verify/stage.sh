@@ -20,12 +20,18 @@ root=$(dirname "$here")
 O=${O:-$root/build/verify}
 suites=(capability yama selinux smack tomoyo apparmor)
 
+case ${1:-} in
+-h | --help)
+	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
+	exit 0
+	;;
+esac
 mutant=false
 if [ "${1:-}" = --mutant ]; then
 	mutant=true
 	shift
 fi
-[ $# -eq 1 ] || { echo "usage: ${0##*/} [--mutant] OUTDIR" >&2; exit 2; }
+{ [ $# -eq 1 ] && [ "${1#-}" = "$1" ]; } || { echo "usage: ${0##*/} [--mutant] OUTDIR" >&2; exit 2; }
 out=$1
 
 if [ -n "${TREE:-}" ]; then

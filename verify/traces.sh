@@ -58,6 +58,10 @@ while [ $# -gt 0 ]; do
 	--add) extra+=(--add "${2:?}"); shift 2 ;;
 	--tree) suite_tree=${2:?}; shift 2 ;;
 	--suite) suite_out=${2:?}; shift 2 ;;
+	-h | --help)
+		sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
+		exit 0
+		;;
 	*) usage ;;
 	esac
 done
