@@ -218,6 +218,9 @@ class Options:
     def __init__(self):
         self.inputs = []
         self.rule_files = []    # [(path, kind)]: rule_files()
+        self.skipped = []       # [(path, why)]: tree mode, not read (todos)
+        self.out_state = None   # fsio.out_state(--out) when checked
+        self.lock = None        # the --out lock (fsio.lock_dir)
 
 
 def usage_error(msg):
@@ -229,7 +232,8 @@ def parse_args(argv):
     if not argv:
         sys.stderr.write(USAGE)
         raise Fail(None)
-    if argv[0] in ("-h", "--help"):
+    # --help anywhere before "--" wins over every other argument
+    if {"-h", "--help"} & set(argv[:argv.index("--")] if "--" in argv else argv):
         return None
     if argv[0] not in ("tree", "file"):
         usage_error("first argument must be 'tree', 'file' or 'series', not '%s'" % argv[0])
@@ -325,26 +329,70 @@ def check_target(target):
 
 def _grep(path, pattern):
     try:
-        with open(path, "rb") as f:
-            return re.search(pattern, f.read()) is not None
+        return re.search(pattern, fsio.read_file(path)[0]) is not None
     except OSError as e:
         raise Fail("cannot read %s: %s" % (path, e.strerror))
 
 
+def _inside(path, top):
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
 def tree_files(tree):
-    """Relative paths (str, C-locale order) of the files tree mode converts."""
-    found = []
+    """(rels, skipped): the relative paths (str, C-locale order) of the files
+    tree mode converts, and [(rel, why)] of what it did not read that may
+    hold legacy code.  Regular files only (found with lstat/stat: a FIFO or
+    a device is never opened); a file reached twice (a symlink or a hard
+    link inside the tree) counts once; a symlink to a file outside the tree
+    is not followed, and named when that file mentions the legacy API; a
+    FIFO, device, socket, dangling or looping link with a converted suffix
+    is named; so is a symlink to a directory outside the converted area."""
+    real_tree = os.path.realpath(tree)
+    found, skipped, seen, links = [], [], set(), []
     for top, suffix, recursive, pattern in TREE_FILES:
         base = os.path.join(tree, top)
+        real_base = os.path.realpath(base)
         for d, dirs, files in os.walk(base):
             if not recursive:
                 dirs[:] = []
-            for f in files:
+            for x in dirs:
+                p = os.path.join(d, x)
+                if os.path.islink(p) and not _inside(os.path.realpath(p), real_base):
+                    skipped.append((os.path.relpath(p, tree), (
+                        "not read: a symlink to the directory %s, outside %s/: convert its "
+                        "files with convert.sh file or tree" % (os.readlink(p), top))))
+            for f in sorted(files):
+                if not f.endswith(suffix):
+                    continue
                 p = os.path.join(d, f)
-                if f.endswith(suffix) and os.path.isfile(p) and not os.path.islink(p) \
-                        and _grep(p, pattern):
-                    found.append(os.path.relpath(p, tree))
-    return sorted(found, key=os.fsencode)
+                rel = os.path.relpath(p, tree)
+                why = fsio.input_problem(p)
+                if why:
+                    skipped.append((rel, "not read: %s (only regular files are converted)"
+                                    % why))
+                    continue
+                if os.path.islink(p):
+                    links.append((rel, p, pattern))
+                    continue
+                st = os.stat(p)
+                if (st.st_dev, st.st_ino) in seen:
+                    continue
+                seen.add((st.st_dev, st.st_ino))
+                if _grep(p, pattern):
+                    found.append(rel)
+    for rel, p, pattern in links:
+        st = os.stat(p)
+        if (st.st_dev, st.st_ino) in seen:
+            continue    # its target inside the tree is converted (or clean)
+        seen.add((st.st_dev, st.st_ino))
+        if not _grep(p, pattern):
+            continue
+        if _inside(os.path.realpath(p), real_tree):
+            found.append(rel)
+        else:
+            skipped.append((rel, "not converted: a symlink to %s, outside the tree; convert "
+                            "that file with convert.sh file" % os.readlink(p)))
+    return sorted(found, key=os.fsencode), sorted(skipped, key=lambda x: os.fsencode(x[0]))
 
 
 def collect(o):
@@ -354,16 +402,21 @@ def collect(o):
         if not (os.path.isdir(os.path.join(tree, "security")) and
                 os.path.isdir(os.path.join(tree, "include/linux"))):
             raise Fail("not a kernel tree (no security/ and include/linux/): %s" % tree)
-        for rel in tree_files(tree):
+        rels, skipped = tree_files(tree)
+        for rel in rels:
             orig = tree + "/" + rel
             inputs.append(_read_input(orig, rel))
+        for rel, why in skipped:
+            say("%s: %s/%s: %s" % (PROG, tree, rel, why))
+            o.skipped.append((tree + "/" + rel, why))
     else:
         seen, ids = {}, {}
         for n, f in enumerate(o.inputs):
-            if not os.path.exists(f):
+            if not os.path.lexists(f):
                 raise Fail("no such file: %s" % f)
-            if not os.path.isfile(f):
-                raise Fail("not a regular file: %s" % f)
+            why = fsio.input_problem(f)
+            if why:
+                raise Fail("%s: %s: only regular files are converted" % (f, why))
             if not os.access(f, os.R_OK):
                 raise Fail("cannot read: %s" % f)
             base = os.path.basename(f)
@@ -380,10 +433,47 @@ def collect(o):
         _safe_rels(inputs)
     if not o.out:
         for inp in inputs:
-            if not os.access(os.path.realpath(inp.orig), os.W_OK):
-                raise Fail("cannot write %s (read-only): nothing converted; "
-                           "make it writable or use --out DIR" % inp.orig)
+            # the mode bits too: root may write a 0444 file, a maintainer
+            # who made it read-only does not want it rewritten
+            if not os.access(os.path.realpath(inp.orig), os.W_OK) or \
+                    not inp.st.st_mode & 0o222:
+                raise Fail("cannot write %s (read-only, mode %o): nothing converted; "
+                           "make it writable or use --out DIR"
+                           % (inp.orig, inp.st.st_mode & 0o7777))
     return inputs
+
+
+def check_clashes(o, inputs):
+    """The output-safety layer (fsio.check_paths) before any work: no
+    output (--report, --items, --profile, --out and every file written
+    into it) is an input (a converted file, the tree, a file of the target
+    the rules read) or another output; then one run per --out
+    (fsio.lock_dir)."""
+    ins = [("", inp.orig) for inp in inputs]
+    if o.mode == "tree":
+        ins.append(("tree", o.inputs[0]))
+    ins += [("--target file", os.path.join(o.target, rel)) for rel, _ in TARGET_FILES]
+    if H.source_of(o.target):
+        ins.append(("--target file", H.source_of(o.target)))
+    outs = [("--report", o.report), ("--items", o.items), ("--profile", o.profile)]
+    if o.out:
+        outs += [("--out", o.out), ("--out", os.path.join(o.out, fsio.MARKER))]
+        outs += [("--out", os.path.join(o.out, _dest(o, inp))) for inp in inputs]
+    try:
+        fsio.check_paths(ins, outs)
+        if o.out and o.out_state != "missing":
+            # on the directory itself: nothing written (a new --out is
+            # renamed into place whole; a second run's rename then fails)
+            o.lock = fsio.lock_dir(o.out, beside=False)
+    except fsio.Clash as e:
+        raise Fail(str(e))
+
+
+def _dest(o, inp):
+    """Where --out holds inp: its path relative to the tree, or its base name."""
+    if o.mode == "tree":
+        return inp.orel
+    return os.path.basename(inp.orig)
 
 
 def _read_input(orig, rel):
@@ -412,7 +502,7 @@ def _safe_rels(inputs):
 
 def check_outputs(o):
     if o.out:
-        state = fsio.out_state(o.out)
+        state = o.out_state = fsio.out_state(o.out)
         if state == "not-a-directory":
             raise Fail("--out is not a directory: %s" % o.out)
         if state == "foreign" and not o.force:
@@ -425,6 +515,10 @@ def check_outputs(o):
     for path, what in ((o.report, "--report"), (o.items, "--items"),
                        (o.profile, "--profile")):
         if path:
+            if o.out and o.out_state == "missing" and \
+                    os.path.dirname(os.path.abspath(path)) == os.path.abspath(o.out) and \
+                    not os.path.lexists(path):
+                continue    # in the --out this run makes (docs/porting.md's example)
             why = fsio.check_output(path, what)
             if why:
                 raise Fail(why)
@@ -484,7 +578,9 @@ class Work:
                 p = os.path.join(self.dir, "legacy", "%d.h" % n)
                 fsio.write_new(p, inp.to_work())
                 self.legacy.append(p)
-        self.env = dict(os.environ, TMPDIR=os.path.join(self.dir, "tmp"))
+        # spatch needs a HOME it can use ("Not_found" without one)
+        self.env = dict(os.environ, TMPDIR=os.path.join(self.dir, "tmp"),
+                        HOME=fsio.spatch_home(self.dir))
 
     def read(self, inp):
         with open(inp.work, "rb") as f:
@@ -843,6 +939,9 @@ def make_items(w, n, raw, extra, snaps, final, small, parse):
     for inp, line, relevant in parse:
         found.append(I.Item(inp.orig, line, "parse", None,
                             R.PARSE_LEGACY if relevant else R.PARSE_OTHER, "driver"))
+    # tree mode: what it did not read, named (never an all-clear over it)
+    for path, why in w.o.skipped:
+        found.append(I.Item(path, 0, "todo", None, why, "driver"))
     files = [I.Item(inp.orig, 0, "file", None,
                     "changed" if inp.final != inp.data else "unchanged", "driver")
              for inp in sorted(w.inputs, key=lambda x: os.fsencode(x.orig))]
@@ -902,13 +1001,13 @@ class Install:
             self.written.append(inp.orig)
 
     def _dest(self, inp):
-        if self.o.mode == "tree":
-            return inp.orel
-        return os.path.basename(inp.orig)
+        return _dest(self.o, inp)
 
     def _out(self):
         out = self.o.out
-        state = fsio.out_state(out)
+        # as checked before the run: the report and items staged since
+        # then may lie in it (an --out that was empty still gets its marker)
+        state = self.o.out_state or fsio.out_state(out)
         if state == "missing":
             parent = os.path.dirname(os.path.abspath(out))
             self._makedirs(parent)
@@ -998,6 +1097,7 @@ def convert(o):
     check_target(o.target)
     check_outputs(o)
     inputs = collect(o)
+    check_clashes(o, inputs)
     if not inputs:
         say("%s: no file mentions security_operations/security_ops" % PROG)
     if not shutil.which("spatch"):

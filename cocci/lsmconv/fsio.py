@@ -40,10 +40,11 @@ The output-safety layer, used by every command before it does any work
     read_file(path)             refuses (OSError) anything but a regular
                                 file: opened with O_NONBLOCK and checked
                                 with fstat before a byte is read
-    lock_dir(dir, what)         one run per output directory: an exclusive
+    lock_dir(dir, what, beside) one run per output directory: an exclusive
                                 flock on .NAME.lsmconv-lock next to it (as
-                                lock_dir of scripts/lib.sh, the same file);
-                                a second run refuses at once (Clash)
+                                lock_dir of scripts/lib.sh, the same file),
+                                or on the existing directory itself; a
+                                second run refuses at once (Clash)
     spatch_home(base)           a HOME spatch can use ($HOME when it is a
                                 writable directory, else a new directory
                                 under base)
@@ -78,10 +79,20 @@ def spatch_safe(path):
     return bool(_SAFE.match(path))
 
 
+# spatch's temporary files add about 60 bytes to a work copy's name
+# (cocci_small_output-PID-HEX-NAME); NAME_MAX is 255
+SAFE_NAME_MAX = 100
+
+
 def safe_name(name):
     """A file-name component spatch can be given: every other character
-    becomes '_' (the extension stays)."""
+    becomes '_' (the extension stays), a long name is cut to SAFE_NAME_MAX
+    bytes (its extension kept)."""
     out = re.sub(r"[^A-Za-z0-9_.+-]", "_", name)
+    if len(out) > SAFE_NAME_MAX:
+        stem, ext = os.path.splitext(out)
+        ext = ext[:20]
+        out = stem[:SAFE_NAME_MAX - len(ext)] + ext
     return out if out not in ("", ".", "..") else "_" + out
 
 
@@ -346,24 +357,31 @@ def check_paths(inputs, outputs):
                             "nothing written" % (aw, ap, bw, bp))
 
 
-def lock_dir(path, what="--out"):
+def lock_dir(path, what="--out", beside=True):
     """Hold an exclusive lock for the output directory `path` for the rest
     of the process: flock on .NAME.lsmconv-lock next to it (the file
-    scripts/lib.sh's lock_dir uses).  Returns the open lock file; raises
-    Clash when another run holds it."""
+    scripts/lib.sh's lock_dir uses; missing parent directories are made),
+    or with beside=False on the existing directory itself (nothing is
+    written).  Returns the open file descriptor; raises Clash when another
+    run holds the lock."""
     real = os.path.realpath(path)
     lockf = os.path.join(os.path.dirname(real), ".%s.lsmconv-lock" % os.path.basename(real))
     try:
-        fd = os.open(lockf, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666 & ~_umask())
+        if beside:
+            os.makedirs(os.path.dirname(real), exist_ok=True)
+            fd = os.open(lockf, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666 & ~_umask())
+        else:
+            lockf = real
+            fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
-        raise Clash("%s %s: cannot create the lock file %s: %s"
+        raise Clash("%s %s: cannot open the lock file %s: %s"
                     % (what, path, lockf, e.strerror or e))
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise Clash("%s %s is in use by another lsmconv run (lock %s held); wait for it to "
-                    "finish or choose another directory" % (what, path, lockf))
+        raise Clash("%s %s is in use by another lsmconv run (lock on %s held); wait for it "
+                    "to finish or choose another directory" % (what, path, lockf))
     return fd
 
 

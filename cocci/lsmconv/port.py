@@ -52,11 +52,12 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 
-from lsmconv import blobs, capability, exits, hooks, lsmid, lsmname, paths, report, source
+from lsmconv import blobs, capability, exits, fsio, hooks, lsmid, lsmname, paths, report, source
 from lsmconv import items as I
 from lsmconv import headers, modconfig
 from lsmconv import cscan
@@ -81,6 +82,32 @@ class Fail(Exception):
     def __init__(self, msg, code=exits.USAGE):
         Exception.__init__(self, msg)
         self.code = code
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM (the child convert.sh got it too, and stops)."""
+
+    def __init__(self, signum):
+        Exception.__init__(self, signum)
+        self.signum = signum
+
+
+class _Sig:
+    signum = None
+    deferred = False    # past the first write: noted, obeyed at the end
+    child = None        # the running convert.sh file
+
+
+def _on_signal(signum, _frame):
+    if _Sig.signum is None:
+        _Sig.signum = signum
+    if _Sig.child is not None and _Sig.child.poll() is None:
+        try:
+            _Sig.child.send_signal(signum)
+        except OSError:
+            pass
+    if not _Sig.deferred:
+        raise Interrupted(signum)
 
 
 # An output line with its items, and an item of a check (lsmconv.items).
@@ -181,13 +208,23 @@ def run_convert(target, files, outdir, items):
     log = os.path.join(os.path.dirname(os.path.abspath(outdir)), "reads.log")
     if os.path.exists(log):
         os.remove(log)
-    p = subprocess.run([os.path.join(ROOT, "convert.sh"), "file"] + files +
-                       ["--target", target, "--out", outdir, "--items", items,
-                        "--allow-partial"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       universal_newlines=True, env=dict(os.environ, **{source.READS: log}))
-    if p.returncode != 0:
+    errf = os.path.join(os.path.dirname(os.path.abspath(outdir)), "convert.err")
+    with open(errf, "wb") as err:   # work: lsmconv's own temporary directory
+        p = subprocess.Popen([os.path.join(ROOT, "convert.sh"), "file"] + files +
+                             ["--target", target, "--out", outdir, "--items", items,
+                              "--allow-partial"], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=err,
+                             env=dict(os.environ, **{source.READS: log}))
+        _Sig.child = p
+        try:
+            rc = _wait(p)
+        finally:
+            _Sig.child = None
+    with open(errf, encoding="utf-8", errors="replace") as f:
+        errtext = f.read()
+    if rc != 0:
         raise Fail("convert.sh file failed (status %d):\n%s" % (
-            p.returncode, "\n".join(p.stderr.splitlines()[-15:])))
+            rc, "\n".join(errtext.splitlines()[-15:])))
     rels = source.reads_of(log, target)
     if key and not rels:
         sys.stderr.write("port: not cached: the conversion recorded no file of the target "
@@ -205,6 +242,20 @@ def run_convert(target, files, outdir, items):
                   errors="surrogateescape") as f:
             f.write("".join(r + "\n" for r in rels))
         os.replace(key + ".reads.tmp%d" % os.getpid(), key + ".reads")
+
+
+def _wait(p):
+    """Wait for the child; on SIGINT/SIGTERM (forwarded to it by _on_signal)
+    wait until it has cleaned up, then raise."""
+    try:
+        return p.wait()
+    except Interrupted:
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        raise
 
 
 def convert_todos(items):
@@ -915,30 +966,52 @@ class Port:
 # ---------------------------------------------------------------- driver
 
 def collect(src):
-    out = []
+    """(rels, skipped): the module's .c/.h files (regular files, symlinks to
+    them followed), and [(rel, why)] of the .c/.h names that are no regular
+    file (a FIFO, a device, a socket, a dangling or looping link: found with
+    lstat/stat, never opened)."""
+    out, skipped = [], []
     for d, dirs, files in os.walk(src):
         dirs[:] = sorted(x for x in dirs if not x.startswith("."))
         for f in sorted(files):
             if f.endswith((".c", ".h")):
-                out.append(os.path.relpath(os.path.join(d, f), src))
-    return out
+                rel = os.path.relpath(os.path.join(d, f), src)
+                why = fsio.input_problem(os.path.join(src, rel))
+                if why:
+                    skipped.append((rel, why))
+                else:
+                    out.append(rel)
+    return out, skipped
 
 
-def write_report(path_or_none, port, args, epoch, items):
+def read_source(path):
+    """(text, crlf) of a module file: its bytes as text (undecodable bytes
+    kept as surrogates, a BOM kept), CRLF line ends made LF when every line
+    has one (crlf True: written back as CRLF), any other CR kept."""
+    data = fsio.read_file(path)[0]
+    crlf = b"\0" not in data and data.count(b"\n") > 0 and \
+        data.count(b"\r\n") == data.count(b"\n")
+    if crlf:
+        data = data.replace(b"\r\n", b"\n")
+    return data.decode("utf-8", "surrogateescape"), crlf
+
+
+def source_bytes(text, crlf):
+    """read_source()'s inverse."""
+    data = text.encode("utf-8", "surrogateescape")
+    return data.replace(b"\n", b"\r\n") if crlf else data
+
+
+def render_report(port, args, epoch, items, skipped):
     meta = [("module", args.name), ("input", args.dir), ("target", args.target),
             ("epoch recognised", epoch)]
     if os.environ.get("LSMCONV_PORT_MUTATE"):
         meta.append(("MUTATED (test only)", "check %s disabled"
                      % os.environ["LSMCONV_PORT_MUTATE"]))
     meta.append(("files", len(port.files)))
-    data = report.render_port(meta, items).encode("utf-8", "replace")
-    if path_or_none:
-        with open(path_or_none, "wb") as f:
-            f.write(data)
-    else:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+    if skipped:
+        meta.append(("not read (no regular file)", len(skipped)))
+    return report.render_port(meta, items).encode("utf-8", "replace")
 
 
 def port_main(args):
@@ -950,7 +1023,10 @@ def port_main(args):
                    % args.target)
     if not re.match(r"^[a-z][a-z0-9_-]*$", args.name):
         raise Fail("--name must be a lower-case LSM name ([a-z][a-z0-9_-]*): %s" % args.name)
-    rels = collect(src)
+    rels, skipped = collect(src)
+    for r, why in skipped:
+        sys.stderr.write("convert.sh port: %s: not read: %s (only regular files are ported)\n"
+                         % (os.path.join(src, r), why))
     if not rels:
         raise Fail("no .c or .h file in %s" % src)
     seen = {}
@@ -966,17 +1042,39 @@ def port_main(args):
     if os.path.isdir(out) and os.listdir(out) and not os.path.exists(os.path.join(out, MARKER)):
         raise Fail("--out %s exists and was not written by convert.sh port: not touching it"
                    % out)
-    if os.path.exists(out) and not os.path.isdir(out):
+    if os.path.lexists(out) and not os.path.isdir(out):
         raise Fail("--out is not a directory: %s" % out)
     for opt, path in (("--report", args.report), ("--items", args.items)):
-        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            raise Fail("no directory for %s: %s" % (opt, path))
+        if path:
+            if not os.path.lexists(out) and not os.path.lexists(path) and \
+                    os.path.dirname(os.path.abspath(path)) == os.path.abspath(out):
+                continue    # in the --out this run makes
+            why = fsio.check_output(path, opt)
+            if why:
+                raise Fail(why)
+    # the files the module includes that are not .c/.h ("hooks.lst"):
+    # not converted, but copied, and read by the checks like the rest
+    extra = headers.included_files(src, rels)
+    # the output-safety layer: no output is an input or another output
+    ins = [("", src)] + [("", os.path.join(src, r)) for r in rels + extra]
+    ins += [("--target file", os.path.join(args.target, "include/linux/lsm_hook_defs.h"))]
+    outs = [("--report", args.report), ("--items", args.items), ("--out", out),
+            ("--out", os.path.join(out, MARKER))]
+    outs += [("--out", os.path.join(out, r)) for r in rels + extra]
+    try:
+        fsio.check_paths(ins, outs)
+        # one port per --out at a time: a second one refuses at once
+        lock = fsio.lock_dir(out)
+    except fsio.Clash as e:
+        raise Fail(str(e))
 
-    texts = {}
-    for r in rels:
-        with open(os.path.join(src, r), encoding="utf-8", errors="surrogateescape") as f:
-            texts[r] = f.read()
-    epoch = recognise(texts.values())
+    texts, crlf = {}, {}
+    for r in rels + extra:
+        try:
+            texts[r], crlf[r] = read_source(os.path.join(src, r))
+        except OSError as e:
+            raise Fail("cannot read %s: %s" % (os.path.join(src, r), e.strerror or e))
+    epoch = recognise(texts[r] for r in rels)
     work = tempfile.mkdtemp(prefix="lsmconv-port.")
     try:
         os.makedirs(os.path.join(work, "in"))
@@ -984,18 +1082,17 @@ def port_main(args):
         inputs = []
         for r in rels:
             p = os.path.join(work, "in", os.path.basename(r))
-            shutil.copy(os.path.join(src, r), p)
+            # work: the bytes as read (the converter keeps CRLF itself)
+            fsio.write_new(p, source_bytes(texts[r], crlf[r]))
             inputs.append(p)
         conv_items = os.path.join(work, "convert-items.jsonl")
         run_convert(args.target, inputs, os.path.join(work, "conv"), conv_items)
         files, final_nl = {}, {}
-        # the files the module includes that are not .c/.h ("hooks.lst"):
-        # not converted, but copied, and read by the checks like the rest
-        extra = headers.included_files(src, rels)
         for r in rels + extra:
-            with open(os.path.join(work, "conv", os.path.basename(r)) if r in rels else
-                      os.path.join(src, r), encoding="utf-8", errors="surrogateescape") as f:
-                t = f.read()
+            if r in rels:
+                t = read_source(os.path.join(work, "conv", os.path.basename(r)))[0]
+            else:
+                t = texts[r]
             final_nl[r] = t.endswith("\n")
             if final_nl[r]:
                 t = t[:-1]
@@ -1033,35 +1130,69 @@ def port_main(args):
             modconfig.check(port)
         found = [I.placed(it, r, i + 1) for r in rels for i, l in enumerate(port.files[r])
                  for it in l.items]
+        # what was not read is named: never an all-clear over it
+        found += [I.placed(Item("todo", "input", "not read: %s (only regular files are "
+                                "ported): port it by hand or replace it by a regular file"
+                                % why), r, 0) for r, why in skipped]
         todos = [it for it in found if I.state_of(it) == "todo"]
-        # write: every file next to its destination first, then renamed
-        try:
-            os.makedirs(out, exist_ok=True)
-            with open(os.path.join(out, MARKER), "w") as f:
-                f.write("written by lsmconv convert.sh port\n")
-            tmps = []
-            for r in rels:
-                dst = os.path.join(out, r)
-                os.makedirs(os.path.dirname(dst), exist_ok=True)
-                tmp = "%s.lsmconv-tmp.%d" % (dst, os.getpid())
-                with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
-                    f.write(port.text(r) + ("\n" if final_nl[r] else ""))
-                tmps.append((tmp, dst))
-            for tmp, dst in tmps:
-                os.rename(tmp, dst)
-            if args.items:
-                with open(args.items + ".lsmconv-tmp", "w", encoding="utf-8") as f:
-                    f.write(I.dumps(found))
-                os.rename(args.items + ".lsmconv-tmp", args.items)
-            write_report(args.report, port, args, epoch, found)
-        except OSError as e:
-            raise Fail("writing the result: %s" % e, exits.FAILED)
+        text = render_report(port, args, epoch, found, skipped)
+        write_results(args, out, rels, port, final_nl, crlf, found, text)
+    except Interrupted as e:
+        raise Fail("interrupted: nothing written", exits.interrupted(e.signum))
     finally:
+        _Sig.deferred = True
         shutil.rmtree(work, ignore_errors=True)
+        os.close(lock)
     if todos:
         sys.stderr.write("port: %d item(s) left for a human (see the report)\n" % len(todos))
         return exits.TODO
     return exits.DONE
+
+
+def write_results(args, out, rels, port, final_nl, crlf, found, text):
+    """Every file through lsmconv.fsio: the module's files, the items and
+    the report staged next to their destinations, then renamed into place;
+    a signal from here on is noted and obeyed after the last rename.  On a
+    failure the message names what was written."""
+    _Sig.deferred = True    # past the point of no return: a signal is noted, not obeyed
+    written = []
+    outputs = []
+    suffix = ".lsmconv-tmp.%d" % os.getpid()
+    try:
+        try:
+            if not os.path.isdir(out):
+                os.makedirs(out)
+                written.append(out + "/")
+            marker = os.path.join(out, MARKER)
+            if not os.path.exists(marker):
+                fsio.write_new(marker, b"written by lsmconv convert.sh port\n")
+                written.append(marker)
+            for r in rels:
+                dst = os.path.join(out, r)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                data = source_bytes(port.text(r) + ("\n" if final_nl[r] else ""), crlf[r])
+                outputs.append(fsio.Output(dst, suffix))
+                outputs[-1].stage(data)
+            if args.items:
+                outputs.append(fsio.Output(args.items, suffix))
+                outputs[-1].stage(I.dumps(found).encode("utf-8", "surrogateescape"))
+            if args.report:
+                outputs.append(fsio.Output(args.report, suffix))
+                outputs[-1].stage(text)
+            for o in outputs:
+                o.commit()
+                written.append(o.path)
+            if not args.report:
+                sys.stdout.flush()
+                sys.stdout.buffer.write(text)
+                sys.stdout.flush()
+        finally:
+            for o in outputs:
+                o.discard()
+    except OSError as e:
+        raise Fail("writing the result failed: %s%s; written: %s" % (
+            e.strerror or e, ": %s" % e.filename if e.filename else "",
+            ", ".join(written) or "nothing"), exits.FAILED)
 
 
 def main(argv=None):
@@ -1073,17 +1204,28 @@ def main(argv=None):
     ap.add_argument("--out", help="output directory (default build/port/NAME)")
     ap.add_argument("--report", help="Markdown report (default: stdout)")
     ap.add_argument("--items", help="the items (lsmconv.items, one JSON object a line)")
+    argv = sys.argv[1:] if argv is None else argv
+    # --help anywhere before "--" wins over every other argument
+    if {"-h", "--help"} & set(argv[:argv.index("--")] if "--" in argv else argv):
+        ap.print_help()
+        return exits.DONE
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
         return exits.USAGE if e.code else exits.DONE
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGTERM, _on_signal)
     try:
         return port_main(args)
     except Fail as e:
-        sys.stderr.write("convert.sh port: %s\n" % e)
+        msg = str(e)
+        if e.code >= 128:
+            msg = "%s (%s)" % (msg, signal.Signals(e.code - 128).name)
+        sys.stderr.write("convert.sh port: %s\n" % msg)
         return e.code
-    except KeyboardInterrupt:
-        return exits.INT
+    except Interrupted as e:
+        sys.stderr.write("convert.sh port: interrupted (%s)\n" % signal.Signals(e.signum).name)
+        return exits.interrupted(e.signum)
 
 
 if __name__ == "__main__":
