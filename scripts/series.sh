@@ -144,11 +144,14 @@ parse_args() {
 
 # check_paths: --out and --work apart from each other and from the trees
 # read (the baseline, the target): none is another or inside another.
-# Inputs: baseline, target; outputs: out, work.
+# The same path, or one inside another, is named here with the options;
+# then lsmconv.fsio check-paths (the one output-safety layer) compares them
+# by inode too (a bind mount, another name of the same directory).
 check_paths() {
-	local -a name=(--out --work --baseline) path=("$out" "$work" "$baseline")
+	local -a name=(--out --work --baseline) path=("$out" "$work" "$baseline") ins=()
 	local i j
 	[ -z "$target" ] || { name+=(--target); path+=("$target"); }
+	for i in "${path[@]:2}"; do ins+=(--input "$i"); done
 	for i in 0 1; do
 		for j in $(seq $((i + 1)) $((${#path[@]} - 1))); do
 			if [ "${path[$i]}" = "${path[$j]}" ]; then
@@ -160,6 +163,8 @@ check_paths() {
 			fi
 		done
 	done
+	PYTHONPATH="$R/cocci${PYTHONPATH:+:$PYTHONPATH}" python3 -m lsmconv.fsio check-paths \
+		"${ins[@]}" --output "$out" --output "$work" >&2 || exit "$EXIT_USAGE"
 }
 inside() { case $1 in "$2"/*) return 0 ;; esac; return 1; }	# inside A B: A below B
 shown() { printf '%s' "${1#"$R"/}"; }
