@@ -639,7 +639,7 @@ def check_parse(w):
     def parse(n_inp):
         n, inp = n_inp
         log = os.path.join(w.dir, "log", "parse-%d.out" % n)
-        with open(log, "wb") as f:
+        with open(log, "wb") as f:   # work: the parse log
             run(["spatch", "--macro-file", w.macros, "--parse-c", inp.work], env=w.env,
                 stdout=f, stderr=subprocess.STDOUT, progress="parsing %s" % inp.orig)
         with open(log, "rb") as f:
@@ -746,6 +746,7 @@ def run_rules(w, prof):
                     "--tmp-dir", os.path.join(tmp, "jobs")] + rule_options(r)
         out = os.path.join(w.dir, "log", "%d.out" % k)
         err = os.path.join(w.dir, "log", "%d.err" % k)
+        # work: the rule's logs
         with open(out, "wb") as fo, open(err, "wb") as fe, prof.step("rule " + name):
             rc = run(cmd, env=dict(w.env, TMPDIR=tmp), stdout=fo, stderr=fe,
                      progress="[%d/%d] rule %s" % (k, n, name))
@@ -1159,7 +1160,7 @@ def convert(o):
         except OSError as e:
             if not o.report:
                 # nothing more can reach stdout (no "Exception ignored" at exit)
-                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)   # work: /dev/null
             raise Fail("cannot write the report: %s (the results are written: %s)"
                        % (_oserr(e), ", ".join(inst.written) or "no file changed"),
                        exits.FAILED)

@@ -246,6 +246,11 @@ class Output:
         d = os.path.dirname(self.path) or "."
         if os.access(d, os.W_OK | os.X_OK):
             self.tmp = self.path + self.tmp_suffix
+            base = os.path.basename(self.tmp)
+            if len(os.fsencode(base)) > 255:
+                # NAME_MAX: a long name's sibling is cut (still unique by PID)
+                self.tmp = os.path.join(d, os.fsdecode(os.fsencode(base)[:120]) +
+                                        self.tmp_suffix)
             write_new(self.tmp, data, 0o666 & ~_umask())
 
     def commit(self):

@@ -238,7 +238,7 @@ def run_convert(target, files, outdir, items):
             os.rename(tmp, entry)
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)
-        with open(key + ".reads.tmp%d" % os.getpid(), "w", encoding="utf-8",
+        with open(key + ".reads.tmp%d" % os.getpid(), "w", encoding="utf-8",  # work: the cache
                   errors="surrogateescape") as f:
             f.write("".join(r + "\n" for r in rels))
         os.replace(key + ".reads.tmp%d" % os.getpid(), key + ".reads")
@@ -735,18 +735,23 @@ class Port:
             return
         d = os.path.join(workdir, "sweep")
         os.makedirs(d, exist_ok=True)
+        tmp = os.path.join(workdir, "sweep-tmp")
+        os.makedirs(tmp, exist_ok=True)
         paths = {}
-        for rel in self.files:
-            p = os.path.join(d, rel.replace("/", "__"))
-            with open(p, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write(self.text(rel) + "\n")
+        for n, rel in enumerate(self.files):
+            # a name spatch can take (no blanks, short: its temporary files
+            # add to it)
+            p = os.path.join(d, "%d-%s" % (n, fsio.safe_name(rel.replace("/", "__"))))
+            fsio.write_new(p, (self.text(rel) + "\n").encode("utf-8", "surrogateescape"))
             paths[p] = rel
         sys.stderr.write("port: legacy sweep (%s)\n" % os.path.basename(SWEEP))
         p = subprocess.run(["spatch", "--sp-file", SWEEP, "-D", "patch", "-D",
                             "target=" + os.path.abspath(self.target), "--python", sys.executable,
                             "--include-headers", "--very-quiet", "--dir", d],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           universal_newlines=True)
+                           universal_newlines=True,
+                           # spatch needs a HOME ("Not_found"); its files stay in the work dir
+                           env=dict(os.environ, HOME=fsio.spatch_home(workdir), TMPDIR=tmp))
         if p.returncode != 0:
             raise Fail("spatch failed on %s:\n%s" % (SWEEP, p.stderr[-2000:]), exits.FAILED)
         for l in p.stdout.splitlines():

@@ -198,6 +198,36 @@ rc=0
 out=$(python3 tests/lint/exitcodes.py "$m" 2>/dev/null) || rc=$?
 tap_check "exit-code mutation: a die() that exits 1 fails naming it (exit $rc)" caught "die() must exit"
 
+# The output-safety layer (docs/CONTRACTS.md): every Python command entry
+# (driver.py, port.py) calls fsio.check_paths() and opens no output itself
+# (tests/lint/fsiocheck.py).  Mutations, in scratch copies: port.py without
+# its check_paths() call, and driver.py writing the report with open(), must
+# each fail naming the file.
+rc=0
+out=$(python3 tests/lint/fsiocheck.py "$root") || rc=$?
+tap_check "output safety: driver.py and port.py call fsio.check_paths and write outputs only through fsio (exit $rc)" \
+	test "$rc" = 0
+[ -z "$out" ] || tap_diag "$out"
+# fsio_mutant NAME: a scratch tree with the entries fsiocheck.py reads
+fsio_mutant() {
+	local m=$work/$1
+	mkdir -p "$m/cocci/lsmconv"
+	cp cocci/lsmconv/driver.py cocci/lsmconv/port.py "$m/cocci/lsmconv/"
+	echo "$m"
+}
+m=$(fsio_mutant fsio-call)
+sed -i 's/fsio\.check_paths(/(/' "$m/cocci/lsmconv/port.py"
+rc=0
+out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
+tap_check "output-safety mutation: port.py without fsio.check_paths() fails naming it (exit $rc)" \
+	caught "^cocci/lsmconv/port.py:0: never calls fsio.check_paths"
+m=$(fsio_mutant fsio-open)
+sed -i 's/^def convert(o):$/&\n    open(o.report, "wb").close()/' "$m/cocci/lsmconv/driver.py"
+rc=0
+out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
+tap_check "output-safety mutation: driver.py opening --report itself fails naming the line (exit $rc)" \
+	caught "^cocci/lsmconv/driver.py:[0-9]*: opens a file for writing"
+
 py=""
 for cand in python3 /usr/bin/python3; do
 	if "$cand" -m pyflakes --version >/dev/null 2>&1; then

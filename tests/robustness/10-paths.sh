@@ -212,6 +212,13 @@ cp -- "$input" "$p10/$long"
 conv file "$p10/$long"
 tap_check "paths: a 242-byte file name is converted in place (exit $rc)" \
 	test "$rc" -eq 0 -a -z "$(cmp "$p10/$long" "$ref" 2>&1)"
+mkdir -p "$p10/plong"
+cp -- "$input" "$p10/plong/$long"
+rc=0
+env -u HOME timeout 60 "$convert" port "$p10/plong" --name p10 --target "$target" \
+	--out "$p10/plong.out" --report "$p10/plong.md" >/dev/null 2>"$p10/stderr" || rc=$?
+tap_check "paths: port with HOME unset and a 242-byte file name: exit 1 (got $rc), the module written" \
+	test "$rc" -eq 1 -a -s "$p10/plong.out/$long" -a -s "$p10/plong.md"
 
 # --- temporary folders: a bad target, SIGINT, SIGTERM (port) -----------------------
 mkdir -p "$p10/badt/include/linux" "$p10/tmp"
