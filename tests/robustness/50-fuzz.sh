@@ -28,12 +28,12 @@ mkdir -p "$t/50/target"
 cp -R -- "$target/." "$t/50/target/"
 cp -- "${TREE:-$LSMCONV_DISTRO_TREE}/include/linux/lsm_hooks.h" "$t/50/target/include/linux/"
 fuzz_selftest() {
-	python3 "$fuzz" --selftest >"$t/50/selftest.out" 2>&1 || {
+	LSMCONV_FUZZ_TARGET=$t/50/target python3 "$fuzz" --selftest >"$t/50/selftest.out" 2>&1 || {
 		sed -n 's/^/# /p' "$t/50/selftest.out"
 		return 1
 	}
 }
-tap_check "fuzz.py --selftest: each invariant fails on its mutation (dropped line, wrong item, legacy left, exit 0 with a todo, traceback, input touched, second run, CRLF/Latin-1/BOM)" \
+tap_check "fuzz.py --selftest: each invariant fails on its mutation (dropped line, wrong item, legacy left, exit 0 with a todo, traceback, input touched, second run, CRLF/Latin-1/BOM), the runner on a fake convert.sh's" \
 	fuzz_selftest
 fuzz_rc=0
 start=$(date +%s)

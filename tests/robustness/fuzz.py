@@ -53,7 +53,12 @@ module whatever the number of cases: `fuzz.py run --only K` reruns it alone
         a generated module passes, and each mutation of it (a dropped line,
         a wrong item, legacy left, exit 0 with a todo, a traceback, an
         input touched, a second run that changes, CRLF or Latin-1 lost)
-        fails the invariant it breaks; no spatch needed
+        fails the invariant it breaks; and the runner itself, through a
+        fake convert.sh (`fuzz.py --fake-convert`, the toy conversion with
+        the breakage LSMCONV_FUZZ_FAKE names): unbroken, no case fails; a
+        dropped line, an exit 2 naming one file, an input written to, a
+        second run that changes each fail that case only; no spatch
+        needed (LSMCONV_FUZZ_TARGET: the target, default the distro tree)
 
 stdlib only; lsmconv's package (cocci/) gives the hook table and the C
 scanner.
@@ -559,6 +564,9 @@ def check_case(target, case, res):
         fail("exit", "exit %s%s: %s" % (rc, " with a traceback" if "Traceback" in res["stderr"]
                                          else "", " / ".join(l[:300] for l in tail)))
         return fails
+    nbatch = res.get("batch_todos", sum(1 for it in res["items"] if it["kind"] == "todo"))
+    if (rc == 1) != (nbatch > 0):
+        fail("exit", "exit %d with %d todo(s) in the run" % (rc, nbatch))
     items = res["items"]
     todos = {}
     for it in items:
@@ -881,15 +889,18 @@ def toy_convert(target, data):
         m = re.match(r'\s*\.name = "(.*)",$', line)
         if m:
             lsm = m.group(1)
+    in_ops = False
     for line in lines:
         m = re.match(r"(static )?struct security_operations (\w+) = \{$", line)
         if m:
-            ops = m.group(2)
+            ops, in_ops = m.group(2), True
             out.append("static struct security_hook_list %s_hooks[] __lsm_ro_after_init = {" % lsm)
             continue
-        if re.match(r'\s*\.name = ', line):
+        if line == "};":
+            in_ops = False
+        if in_ops and re.match(r'\s*\.name = ', line):
             continue
-        m = re.match(r"\t\.(\w+) = (\w+),$", line)
+        m = re.match(r"\t\.(\w+) = (\w+),$", line) if in_ops else None
         if m:
             out.append("\tLSM_HOOK_INIT(%s, %s)," % m.groups())
             its.append((len(out), "entry", m.group(1), "%s: LSM_HOOK_INIT(%s, %s)" % (
@@ -903,7 +914,7 @@ def toy_convert(target, data):
             continue
         if re.match(r"\t\tpanic\(", line):
             continue
-        if line == "#include <linux/security.h>":
+        if line == "#include <linux/security.h>" and "#include <linux/lsm_hooks.h>" not in lines:
             out += [line, "#include <linux/lsm_hooks.h>"]
             continue
         m = re.match(r"security_initcall\((\w+)\);$", line)
@@ -975,6 +986,8 @@ def selftest():
         ("exit", "the run exits 2", lambda r: r.update(rc=2, stderr="convert.sh: no")),
         ("exit", "a traceback with exit 1", lambda r: r.update(
             rc=1, stderr="Traceback (most recent call last):\n  x\nKeyError: 1")),
+        ("exit", "exit 1 without a todo", lambda r: r.update(rc=1)),
+        ("exit", "exit 0 with a todo", lambda r: r["items"].append(item(1, "todo", None, "t"))),
         ("all-clear", "exit 0 with security_initcall left", exit0_with_legacy),
         ("unnamed", "reset_security_ops() left, the todo on another line",
          legacy_left_with_todo_elsewhere),
@@ -1010,14 +1023,98 @@ def selftest():
             bad += 1
             for inv, msg in check_case(target, case, r):
                 print("    %s: %s" % (inv, msg))
+    bad += selftest_runner(target)
     # the generator: a case is the same whatever else is generated
     a = gen_case(target, 7, 5)
     b = generate(target, 7, range(9))[5]
     same = a.files == b.files and a.links == b.links
     print("%s - gen: case 5 of seed 7 alone is case 5 of 9" % ("ok" if same else "NOT OK"))
     bad += not same
-    print("selftest: %d mutation(s), %d not caught" % (len(mutations) - 1, bad))
+    print("selftest: %d mutation(s) and %d runner mutation(s), %d not caught"
+          % (len(mutations) - 1, len(RUNNER_MUTATIONS) - 1, bad))
     return 1 if bad else 0
+
+
+def fake_convert(argv):
+    """convert.sh tree DIR --target T --out OUT --items I ... with
+    toy_convert() on every security/**/*.c of DIR, and the breakage
+    LSMCONV_FUZZ_FAKE names (RUNNER_MUTATIONS): the runner's own test."""
+    tree, target, out, items = argv[1], argv[argv.index("--target") + 1], \
+        argv[argv.index("--out") + 1], argv[argv.index("--items") + 1]
+    fake = os.environ.get("LSMCONV_FUZZ_FAKE", "")
+    second = os.path.basename(tree) == "second"
+    t = Target(target)
+    recs, its = [], []
+    for d, _dirs, files in sorted(os.walk(os.path.join(tree, "security"))):
+        for n in sorted(files):
+            p = os.path.join(d, n)
+            rel = os.path.relpath(p, tree)
+            with open(p, "rb") as f:
+                data = f.read()
+            if fake == "exit2" and "fz002" in rel:
+                sys.stderr.write("convert.sh: the rules reported 1 conversion(s) that are not in "
+                                 "the output (first: %s/%s:3)\n" % (tree, rel))
+                return 2
+            conv, found = toy_convert(t, data)
+            if fake == "drop" and "fz001" in rel:
+                conv = re.sub(rb"\tLSM_HOOK_INIT\(.*\n", b"", conv, count=1)
+            if fake == "second" and second and "fz003" in rel:
+                conv += b"/* again */\n"
+            if fake == "touch" and "fz000" in rel:
+                with open(p, "ab") as f:
+                    f.write(b"\n")
+            name = tree + "/" + rel
+            recs.append({"file": name, "line": 0, "kind": "file", "hook": None,
+                         "message": "changed" if conv != data else "unchanged", "rule": "driver"})
+            its += [{"file": name, "line": ln, "kind": k, "hook": h, "message": m, "rule": "toy"}
+                    for ln, k, h, m in found]
+            if conv != data:
+                dst = os.path.join(out, rel)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                with open(dst, "wb") as f:
+                    f.write(conv)
+    with open(items, "w", encoding="utf-8") as f:
+        for it in recs + its:
+            f.write(json.dumps(it) + "\n")
+    return 0
+
+
+# (LSMCONV_FUZZ_FAKE, the invariant that must fail, the only case that may)
+RUNNER_MUTATIONS = (
+    ("", None, None),
+    ("drop", "claim", 1),
+    ("exit2", "exit", 2),
+    ("second", "second-run", 3),
+    ("touch", "input", 0),
+)
+
+
+def selftest_runner(target):
+    """run_cases() through a fake convert.sh: the toy passes, each breakage
+    fails its invariant in its case only; the number not caught."""
+    work = tempfile.mkdtemp(prefix="lsmconv-fuzz-selftest.")
+    bad = 0
+    try:
+        fake = os.path.join(work, "convert.sh")
+        with open(fake, "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\nexec %s %s --fake-convert \"$@\"\n" % (
+                sys.executable, os.path.abspath(__file__)))
+        os.chmod(fake, 0o755)
+        cases = [gen_case(target, 3, k, plain=True) for k in range(5)]
+        args = argparse.Namespace(convert=fake, target=target.tree, jobs=None)
+        for mode, want, k in RUNNER_MUTATIONS:
+            os.environ["LSMCONV_FUZZ_FAKE"] = mode
+            res = run_cases(args, target, cases, os.path.join(work, mode or "none"))
+            got = {c.k: sorted({inv for inv, _ in check_case(target, c, res[c.k])}) for c in cases}
+            failed = {c: invs for c, invs in got.items() if invs}
+            ok = not failed if want is None else (set(failed) == {k} and want in failed[k])
+            print("%s - runner: fake convert.sh %s (failed: %s)" % (
+                "ok" if ok else "NOT OK", mode or "unbroken", failed or "none"))
+            bad += not ok
+    finally:
+        os.environ.pop("LSMCONV_FUZZ_FAKE", None)
+        shutil.rmtree(work, ignore_errors=True)
+    return bad
 
 
 def _default_target():
@@ -1046,6 +1143,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "--selftest":
         return selftest()
+    if argv and argv[0] == "--fake-convert":
+        return fake_convert(argv[1:])
     ap = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("show")
