@@ -557,6 +557,15 @@ class Work:
         self.o = o
         self.inputs = inputs
         self.dir = make_work()
+        try:
+            self._fill(o, inputs)
+        except BaseException:
+            # a bad target (hooks.load exits on an lsm_hook_defs.h it cannot
+            # read), a full disk: the work directory goes with the failure
+            fsio.remove_tree(self.dir, ROOT)
+            raise
+
+    def _fill(self, o, inputs):
         self.cur = os.path.join(self.dir, "cur")
         for sub in ("cur", "log", "legacy", "tmp"):
             os.mkdir(os.path.join(self.dir, sub))

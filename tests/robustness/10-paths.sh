@@ -7,14 +7,15 @@
 #
 # Shown failing on the old code (TREE=build/linux-source-6.1 and this file
 # sourced by the suite of a `git worktree add /tmp/old 51b30aa`, the
-# commit before the fix, under ulimit -v 3000000: 29 of 36 not ok): every
+# commit before the fix, under ulimit -v 3000000: 32 of 38 not ok): every
 # case fails there but the ones marked "guard", which held already and
 # are kept so that they keep holding: an output equal to an input or
 # to another output was written (exit 0, the module replaced by the
 # report; --report = --items found only after the whole run), port hung
 # on a FIFO (killed by the timeout), read /dev/zero, gave a traceback on a
 # dangling or looping link, turned CRLF into LF, took no lock, left its
-# temporary folder on SIGTERM and the driver's on SIGINT, took a
+# temporary folder on SIGTERM and the driver's on SIGINT and on a bad
+# target (an lsm_hook_defs.h it cannot read: file mode too), took a
 # directory as --report; tree mode skipped FIFOs, devices, dangling links
 # and symlinked sources silently with exit 0; the porting guide's example
 # (--report inside --out) was refused; spatch said "Not_found" without
@@ -221,12 +222,19 @@ tap_check "paths: port with HOME unset and a 242-byte file name: exit 1 (got $rc
 	test "$rc" -eq 1 -a -s "$p10/plong.out/$long" -a -s "$p10/plong.md"
 
 # --- temporary folders: a bad target, SIGINT, SIGTERM (port) -----------------------
-mkdir -p "$p10/badt/include/linux" "$p10/tmp"
-cp -- "$target/include/linux/lsm_hook_defs.h" "$p10/badt/include/linux/"
+# a target with every file, but an lsm_hook_defs.h lsmconv.hooks cannot read
+mkdir -p "$p10/tmp"
+cp -r -- "$target" "$p10/badt"
+echo 'LSM_HOOK(int, 0, unterminated' >"$p10/badt/include/linux/lsm_hook_defs.h"
 rc=0
 TMPDIR=$p10/tmp "$convert" port "$p10/pin" --name p10 --target "$p10/badt" --out "$p10/badt.out" \
 	>/dev/null 2>"$p10/stderr" || rc=$?
-tap_check "paths: port with a bad target: exit 2 (got $rc), no temporary folder left (guard)" \
+tap_check "paths: port with a bad target: exit 2 (got $rc), no temporary folder left, no --out" \
+	test "$rc" -eq 2 -a -z "$(ls -A "$p10/tmp")" -a ! -e "$p10/badt.out"
+rc=0
+TMPDIR=$p10/tmp "$convert" file "$p10/pin/x.c" --target "$p10/badt" --out "$p10/badt.out" \
+	>/dev/null 2>"$p10/stderr" || rc=$?
+tap_check "paths: file mode with that target: exit 2 (got $rc), no temporary folder left" \
 	test "$rc" -eq 2 -a -z "$(ls -A "$p10/tmp")" -a ! -e "$p10/badt.out"
 for sig in INT TERM; do
 	rm -rf -- "$p10/tmp" "$p10/sig.out" && mkdir -p "$p10/tmp"
