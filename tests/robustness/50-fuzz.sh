@@ -38,7 +38,7 @@ tap_check "fuzz.py --selftest: each invariant fails on its mutation (dropped lin
 fuzz_rc=0
 start=$(date +%s)
 python3 "$fuzz" run --target "$t/50/target" --work "$t/50" --json "$t/50/fuzz.json" \
-	--convert "$convert" >"$t/50/fuzz.out" 2>&1 || fuzz_rc=$?
+	--convert "$convert" --budget "${LSMCONV_FUZZ_BUDGET:-120}" >"$t/50/fuzz.out" 2>&1 || fuzz_rc=$?
 took=$(($(date +%s) - start))
 fuzz_n=${LSMCONV_FUZZ_CASES:-200}
 fuzz_seed=${LSMCONV_FUZZ_SEED:-29}

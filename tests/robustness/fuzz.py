@@ -617,10 +617,14 @@ def check_case(target, case, res):
             if m and not re.search(r"\b%s\s*\(" % m.group(1), near):
                 fail("claim", "%s:%d: the change \"%s\" is not in the output there"
                      % (rel, ln, it["message"][:100]))
-    # a hook list registered is defined
+    # a hook list registered is defined, and its header included (rule 20
+    # adds it after <linux/security.h>, which every generated module has)
     mains = [p for p in case.checked() if p.endswith(".c")]
     for p in mains:
         code = cscan.code_text("\n".join(lines_of(res["out"].get(p) or b"")))
+        if re.search(r"\bsecurity_hook_list\b", code) and \
+                not re.search(r"#\s*include\s*<linux/lsm_hooks\.h>", code):
+            fail("claim", "%s: a hook list without #include <linux/lsm_hooks.h>" % p)
         for m in re.finditer(r"\bsecurity_add_hooks\s*\(\s*(\w+)", code):
             if not re.search(r"\b%s\s*\[\s*\]" % m.group(1), code):
                 fail("claim", "%s: security_add_hooks(%s, ...) in the output, no %s[] defined"
@@ -978,6 +982,10 @@ def selftest():
     def list_renamed(r):
         r["out"][path] = r["out2"][path] = r["out"][path].replace(b"_hooks[]", b"_list[]")
 
+    def no_include(r):
+        r["out"][path] = r["out2"][path] = r["out"][path].replace(
+            b"#include <linux/lsm_hooks.h>\r\n", b"")
+
     def file_record_lies(r):
         r["items"][0]["message"] = "unchanged"
 
@@ -995,6 +1003,7 @@ def selftest():
         ("claim", "an entry item with a wrong line", wrong_item_line),
         ("claim", "a reg item whose call is not in the output", claim_not_done),
         ("claim", "a changed file recorded as unchanged", file_record_lies),
+        ("claim", "a hook list without #include <linux/lsm_hooks.h>", no_include),
         ("claim", "security_add_hooks() of a hook list the output does not define", list_renamed),
         ("input", "the input touched by an --out run", lambda r: r["in_after"].update(
             {path: ("file", "y")})),
