@@ -35,7 +35,9 @@ cases (LSMCONV_FUZZ_CASES, default 200); LSMCONV_FUZZ_BUDGET (seconds, or
 --budget) stops narrowing down a failed run once it is spent (its cases
 then each fail "exit").  Case K of seed S is the same
 module whatever the number of cases: `fuzz.py run --only K` reruns it alone
-(`--keep DIR` keeps its files).
+(`--keep DIR` keeps its files: DIR/b/in tree/ the input, DIR/b/out/ the
+output, DIR/b/items.jsonl, and the second run's DIR/b/second/, out2/,
+items2.jsonl; a run narrowed down has more such directories).
 
     fuzz.py run --target TREE [--seed S] [--cases N] [--only K[,K...]]
                 [--convert PATH] [--work DIR] [--keep DIR] [--json FILE]
@@ -84,6 +86,7 @@ from lsmconv import hooks as H  # noqa: E402
 from lsmconv.port import LEGACY_TOKENS  # noqa: E402
 
 DEFAULT_SEED = 29
+HOOK_DEFS = "include/linux/lsm_hook_defs.h"
 DEFAULT_CASES = 200
 NEAR = 3
 INVARIANTS = ("exit", "all-clear", "unnamed", "claim", "input", "second-run", "bytes")
@@ -790,9 +793,23 @@ def run_cases(args, target, cases, work, tag="b", deadline=None):
     return out
 
 
+def _same_hooks(a, b):
+    try:
+        with open(os.path.join(a, HOOK_DEFS), "rb") as f, open(os.path.join(b, HOOK_DEFS), "rb") as g:
+            return f.read() == g.read()
+    except OSError:
+        return False
+
+
 def rerun_cmd(args, case):
-    return ("LSMCONV_FUZZ_SEED=%d python3 %s run --target '%s' --only %d --keep /tmp/fuzz-case-%d"
-            % (case.seed, os.path.relpath(__file__, ROOT), args.target, case.k, case.k))
+    """The command that reruns case alone (without --target when the
+    target's hooks are the default tree's: a suite's fixture is gone by
+    the time one reads it)."""
+    tgt = "" if _same_hooks(args.target, _default_target()) else " --target '%s'" % args.target
+    conv = "" if os.path.realpath(args.convert) == os.path.join(ROOT, "convert.sh") \
+        else " --convert '%s'" % args.convert
+    return ("LSMCONV_FUZZ_SEED=%d python3 %s run%s%s --only %d --keep /tmp/fuzz-case-%d"
+            % (case.seed, os.path.relpath(__file__, ROOT), tgt, conv, case.k, case.k))
 
 
 def cmd_run(args):
@@ -826,6 +843,7 @@ def cmd_run(args):
             print("  %s: %s" % (inv, _disp(msg)))
             failures.append({"case": case.k, "case_text": case.describe(), "invariant": inv,
                              "message": _disp(msg), "known": known,
+                             "files": _disp(", ".join(case.paths())),
                              "rerun": _disp(rerun_cmd(args, case))})
         print("  files: %s" % _disp(", ".join(case.paths())))
         if known:
@@ -862,6 +880,7 @@ def cmd_show(args):
             if len(shown) > args.max:
                 continue
             print("# %s" % f["case_text"])
+            print("#   files: %s" % f.get("files", "?"))
             if f["known"]:
                 print("#   shapes with a fix in flight: %s" % "; ".join(f["known"]))
             print("#   rerun: %s" % f["rerun"])
@@ -1181,7 +1200,7 @@ def main(argv=None):
     if args.cmd == "show":
         return cmd_show(args)
     args.target = args.target or _default_target()
-    if not os.path.isfile(os.path.join(args.target, "include/linux/lsm_hook_defs.h")):
+    if not os.path.isfile(os.path.join(args.target, HOOK_DEFS)):
         sys.stderr.write("fuzz.py: no include/linux/lsm_hook_defs.h in %s\n" % args.target)
         return 2
     return cmd_run(args) if args.cmd == "run" else cmd_gen(args)
