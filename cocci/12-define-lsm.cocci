@@ -5,7 +5,8 @@
 /// The name is the one fn hands to security_add_hooks() (so this runs
 /// after 11-register-security.cocci).  Where the file already has a
 /// DEFINE_LSM() whose .init is fn, the initcall just goes.  Everything
-/// else (no security_add_hooks() in fn, another DEFINE_LSM) is todo.
+/// else (no security_add_hooks() in fn, another DEFINE_LSM, two names given
+/// to security_add_hooks() in fn: two LSMs under #ifdef or if/else) is todo.
 /// A target without DEFINE_LSM() (before 5.1; lsmconv.form reads its
 /// lsm_hooks.h) keeps the initcall: nothing changes.
 ///
@@ -115,6 +116,16 @@ expression h, n, s;
  security_add_hooks(h, n, s);
  ...+>
  }
+
+// every name fn registers: two (e.g. in #ifdef or if/else branches) are
+// two LSMs, which one DEFINE_LSM() cannot describe
+@script:python@
+fn << ic.fn;
+p << ic.p;
+s << add.s;
+@@
+
+NAMES.setdefault((p[0].file, fn), set()).add(s)
 
 @script:python mk@
 fn << ic.fn;

@@ -4,10 +4,12 @@ from lsmconv import emit as _emit, form, rule
 from lsmconv.names import lsm_ident
 
 emit, set_mode = _emit.emit, _emit.set_mode
-__all__ = ["emit", "set_mode", "HAVE", "INITS", "initcall"]
+__all__ = ["emit", "set_mode", "HAVE", "INITS", "NAMES", "initcall"]
 
 HAVE = set()    # files with a DEFINE_LSM()
 INITS = set()   # (file, fn): a DEFINE_LSM() has .init = fn
+NAMES = {}      # (file, fn): the names fn gives security_add_hooks()
+TOLD = set()    # (file, fn) whose todo was emitted (mk runs once per name)
 # A script rule that drops a match drops it for every later rule, so both
 # outcomes are bound: the transformation that does not apply gets a name
 # that matches no initcall.
@@ -28,6 +30,15 @@ def initcall(fn, s, pos):
     elif pos.file in HAVE:
         emit("todo", pos, "security_initcall(%s) in a file that already has a "
              "DEFINE_LSM() without .init = %s: merge by hand" % (fn, fn))
+    elif len(NAMES.get((pos.file, fn), ())) > 1:
+        if (pos.file, fn) not in TOLD:
+            TOLD.add((pos.file, fn))
+            emit("todo", pos, "security_initcall(%s): %s registers %d hook lists (%s), "
+                 "e.g. in #ifdef or if/else branches, and one DEFINE_LSM() names one LSM: "
+                 "write a DEFINE_LSM() per LSM by hand (each with its own .init), or "
+                 "register one list under one name"
+                 % (fn, fn, len(NAMES[(pos.file, fn)]),
+                    ", ".join(sorted(NAMES[(pos.file, fn)]))))
     elif not (s.startswith('"') and s.endswith('"')):
         emit("todo", pos, "security_initcall(%s): %s does not call "
              "security_add_hooks() with a literal name; write DEFINE_LSM() by hand"

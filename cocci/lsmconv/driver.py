@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 
+from . import claims
 from . import exits
 from . import fsio
 from . import hooks as H
@@ -71,6 +72,7 @@ LEGACY_STRUCT = re.compile(rb"struct[^\S\n]+security_operations[^\S\n]*\{")
 PARSE_WORDS = re.compile(r"security_operations|security_ops|register_security|"
                          r"security_module_enable|security_initcall|secondary_ops")
 SMALL_OUTPUT = names.SMALL_OUTPUT
+BOM = b"\xef\xbb\xbf"
 # what spatch prints when a script rule raised (it still exits 0)
 PYTHON_FAILURE = re.compile(r"^Error in Python script|Python failure|^Traceback \(most recent", re.M)
 HEARTBEAT = 30
@@ -308,10 +310,13 @@ class Input:
         self.final = None       # bytes to write (line endings restored)
 
     def to_work(self):
-        return self.data.replace(b"\r\n", b"\n") if self.crlf else self.data
+        # a UTF-8 BOM is not C to spatch: converted without it, put back
+        data = self.data[len(BOM):] if self.data.startswith(BOM) else self.data
+        return data.replace(b"\r\n", b"\n") if self.crlf else data
 
     def from_work(self, data):
-        return data.replace(b"\n", b"\r\n") if self.crlf else data
+        data = data.replace(b"\n", b"\r\n") if self.crlf else data
+        return BOM + data if self.data.startswith(BOM) else data
 
 
 def check_target(target):
@@ -649,10 +654,15 @@ def check_parse(w):
         n, inp = n_inp
         log = os.path.join(w.dir, "log", "parse-%d.out" % n)
         with open(log, "wb") as f:   # work: the parse log
-            run(["spatch", "--macro-file", w.macros, "--parse-c", inp.work], env=w.env,
-                stdout=f, stderr=subprocess.STDOUT, progress="parsing %s" % inp.orig)
+            rc = run(["spatch", "--macro-file", w.macros, "--parse-c", inp.work], env=w.env,
+                     stdout=f, stderr=subprocess.STDOUT, progress="parsing %s" % inp.orig)
         with open(log, "rb") as f:
-            return parse_errors(inp, f.read().decode("utf-8", "replace").split("\n"))
+            text = f.read().decode("utf-8", "replace")
+        why = claims.failure(rc, text)
+        if why:
+            raise Fail("spatch failed to parse %s (%s): nothing converted, nothing written"
+                       % (inp.orig, why))
+        return parse_errors(inp, text.split("\n"))
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=w.o.jobs) as ex:
         found = list(ex.map(parse, enumerate(w.inputs)))
@@ -764,12 +774,22 @@ def run_rules(w, prof):
         # spatch exits 0 when a rule's Python fails: that rule then changed
         # nothing, which must not pass for a conversion
         crashed = not text_pass and PYTHON_FAILURE.search(errtext)
-        if rc != 0 or crashed:
+        # and when it gives up on a file (EXN: Stack overflow, ...) or is killed
+        with open(out, "rb") as f:
+            outtext = f.read().decode("utf-8", "replace")
+        why = claims.failure(rc, errtext if text_pass else errtext + "\n" + outtext)
+        if why or crashed:
             tail = errtext.split("\n")[-21:]
             sys.stderr.write("\n".join(tail).rstrip("\n") + "\n")
-            raise Fail("%s failed on rule %s (%s)"
+            work = {inp.work: inp.orig for inp in w.inputs}
+            names = [work.get(f, f) for f in claims.failed_files(errtext + "\n" + outtext)] \
+                or [inp.orig for inp in w.inputs]
+            if len(names) > 5:
+                names[5:] = ["%d more" % (len(names) - 5)]
+            raise Fail("%s failed on rule %s%s (%s): nothing converted, nothing written"
                        % ("text pass " + text_pass if text_pass else "spatch", name,
-                          "a Python error in the rule" if crashed else "exit %d" % rc))
+                          " for " + ", ".join(names) if names else "",
+                          "a Python error in the rule" if crashed else why))
         with open(out, "rb") as f:
             for text in f.read().decode("utf-8", "surrogateescape").split("\n"):
                 p = I.parse_line(text)
@@ -799,7 +819,9 @@ def fix_leftovers(text, hooks):
     never saw (it drops the #else branch of an #ifdef in an initializer):
     a plain one of a target hook becomes LSM_HOOK_INIT(hook, fn), anything
     else is a todo; a blank line right after a hook list's opening brace
-    goes.  Returns (text, [(kind, line in the result, detail)])."""
+    goes; a hook list's declaration keeps one section attribute
+    (claims.one_section).  Returns (text, [(kind, line in the result,
+    detail)])."""
     ends = text.endswith("\n")
     lines = text.split("\n")
     if ends:
@@ -809,7 +831,7 @@ def fix_leftovers(text, hooks):
     for t in lines:
         if HOOK_LIST.search(t):
             inside = opened = True
-            out.append(t)
+            out.append(claims.one_section(t))
             continue
         if opened and re.match(r"^[ \t]*$", t):
             continue
@@ -959,22 +981,15 @@ def make_items(w, n, raw, extra, snaps, final, small, parse):
 
 
 def cross_check(w, items):
-    """A conversion the items count must be in the output: every entry
-    item's LSM_HOOK_INIT(hook and every call item's call_*_hook(hook."""
-    by_orig = {inp.orig: inp for inp in w.inputs}
-    missing = []
-    for it in items:
-        if it.kind not in ("entry", "call") or not it.hook or it.file not in by_orig:
-            continue
-        text = by_orig[it.file].final.decode("utf-8", "replace")
-        pat = r"LSM_HOOK_INIT\(\s*%s\b" if it.kind == "entry" else r"call_(int|void)_hook\(\s*%s\b"
-        if not re.search(pat % re.escape(it.hook), text):
-            missing.append(it)
-    if missing:
-        it = missing[0]
-        raise Fail("the rules reported %d conversion(s) that are not in the output "
-                   "(first: %s:%s: %s); nothing written" % (len(missing), it.file, it.line,
-                                                            it.message))
+    """A change the items claim must be in the output at its line
+    (lsmconv.claims.check); a claim without its change is a defect of the
+    run: exit 3, each named, nothing written."""
+    bad = claims.check(items, {inp.orig: (inp.data, inp.final) for inp in w.inputs})
+    if bad:
+        for it, why in bad[:20]:
+            say("%s: %s:%s: claimed \"%s\", but %s" % (PROG, it.file, it.line, it.message, why))
+        raise Fail("the rules claimed %d change(s) that are not in the output (listed "
+                   "above; a defect of lsmconv): nothing written" % len(bad), exits.FAILED)
 
 
 # --- writing -----------------------------------------------------------------
@@ -1104,6 +1119,7 @@ def _oserr(e):
 
 def convert(o):
     o.rule_files = rule_files(o)
+    claims.raise_stack()
     check_target(o.target)
     check_outputs(o)
     inputs = collect(o)
@@ -1130,6 +1146,9 @@ def convert(o):
                 final[inp.rel] = data
                 continue
             text, found = fix_leftovers(data.decode("utf-8", "surrogateescape"), w.hooks)
+            # legacy API in macro bodies, which spatch does not see: todos
+            found += [("todo", ln, d) for ln, d in claims.hidden(text, [
+                os.path.basename(r).split("-", 1)[0] for r, _ in o.rule_files])]
             final[inp.rel] = text.encode("utf-8", "surrogateescape")
             extra += [(inp, kind, ln, d) for kind, ln, d in found]
         for inp in inputs:

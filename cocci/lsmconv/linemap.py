@@ -3,8 +3,8 @@
 
 A rule reports a line of the file as that rule saw it; the report gives the
 line in the result.  opcodes(a, b) aligns two versions with GNU diff
-(O((N+M)D): near-linear for the few changes a rule makes; difflib's
-SequenceMatcher is quadratic on files with many equal lines) and returns
+--minimal (O((N+M)D): near-linear for the few changes a rule makes;
+difflib's SequenceMatcher is quadratic on files with many equal lines) and returns
 difflib-style (tag, i1, i2, j1, j2) opcodes covering both files.
 Map(ops).forward(i) maps a 0-based line through them: a line of an equal run
 keeps its offset, a line of a changed run goes to the same offset in the
@@ -41,7 +41,10 @@ def opcodes(a, b, tmpdir=None, runner=None):
         pa, pb = os.path.join(d, "a"), os.path.join(d, "b")
         _write(pa, a)
         _write(pb, b)
-        cmd = ["diff", "--", pa, pb]
+        # --minimal: without it GNU diff's heuristic may align a whole
+        # rewritten initializer as one short change and one long delete
+        # (4.0's apparmor_ops: every entry then mapped to the list's end)
+        cmd = ["diff", "--minimal", "--", pa, pb]
         env = dict(os.environ, LC_ALL="C")
         if runner:
             rc, out = runner(cmd, env)

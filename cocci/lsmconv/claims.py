@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Honest results for convert.sh file|tree (docs/converter.md, "Guarantees").
+
+Three checks the driver (lsmconv.driver) makes before it writes anything:
+
+    failure(rc, text) -> str or None
+        whether a spatch run failed, from its exit status rc (negative:
+        killed by that signal) and what it printed (stdout and stderr):
+        a non-zero exit, a kill, or one of the lines spatch prints when it
+        gives up on a file and still exits 0 (`EXN: Stack overflow in
+        FILE`, `Fatal error: exception ...`, `Out of memory`).  The
+        text says what happened (spatch's own line); None when it ran
+        through.
+    failed_files(text) -> [path]
+        the files an `EXN: ... in FILE` line names
+
+    check(items, results, near=NEAR) -> [(item, why)]
+        every change an item claims must be in the output (results: the
+        user's path -> (bytes read, bytes written)) at its line, give or
+        take `near` lines; the claims with their check are CLAIMS below.
+        A claim without its change is a defect of the run: the driver
+        exits 3, naming it, and writes nothing.
+
+    hidden(text, rules) -> [(line, detail)]
+        legacy LSM API the rules cannot see: inside a macro definition
+        (spatch does not read the bodies of `#define`s), for the rules
+        that ran (WORDS: rule id -> the legacy words it converts).  Each
+        is a todo of the driver (file:line, what to do).
+
+    one_section(line)
+        a hook list's declaration with __lsm_ro_after_init and no other
+        section attribute (__read_mostly: gcc's section type conflict)
+    raise_stack()
+        spatch's stack limit (SPATCH_STACK), set once by the driver
+
+stdlib only.
+"""
+import re
+import resource
+import signal
+
+from lsmconv import cscan
+
+# What spatch prints, at the start of a line, when it gives up on a file
+# (it prints `EXN: ...` and goes on with exit 0) or on the whole run.
+FATAL = re.compile(r"^(?:EXN: .*|Fatal error: .*|Stack overflow.*|Out of memory.*)$", re.M)
+EXN_FILE = re.compile(r"^EXN: .* in (\S+)\s*$", re.M)
+
+# How many lines an item's line may be off from its change (a line in a
+# changed run is mapped to the same offset in the new run, lsmconv.linemap).
+NEAR = 3
+
+
+def failure(rc, text):
+    """What went wrong with a spatch run, or None (see the docstring)."""
+    m = FATAL.search(text)
+    said = m.group(0).strip() if m else None
+    if said and len(said) > 300:
+        said = said[:300] + "..."
+    if rc < 0:
+        try:
+            name = signal.Signals(-rc).name
+        except ValueError:
+            name = "signal %d" % -rc
+        return "killed by %s%s" % (name, ": " + said if said else "")
+    if rc != 0:
+        return "exit %d%s" % (rc, ": " + said if said else "")
+    return said
+
+
+def failed_files(text):
+    return sorted(set(EXN_FILE.findall(text)))
+
+
+# --- claims --------------------------------------------------------------------
+
+def _w(s):
+    return re.escape(s)
+
+
+# (kind, message pattern, [checks]); a check is (where, present, pattern,
+# text): where "near" (the item's line, give or take NEAR) or "file"
+# (anywhere in the file's code: comments and literals blanked); present
+# True: the pattern must match there, False: it must not; text names it in
+# the message.  Pattern and text get the message's groups (str.format).
+CLAIMS = (
+    ("entry", r"LSM_HOOK_INIT\((?P<h>\w+),",
+     [("near", True, r"LSM_HOOK_INIT\(\s*{h}\s*,", "LSM_HOOK_INIT({h}, ...)")]),
+    ("call", r"-> call_(?P<v>int|void)_hook\((?P<h>\w+)",
+     [("near", True, r"call_{v}_hook\(\s*{h}\b", "call_{v}_hook({h}, ...)")]),
+    ("reg", r"^register_security\(.*\) -> (?P<f>\w+)\((?P<a>\w+)",
+     [("near", True, r"\b{f}\(\s*{a}\b", "{f}({a}, ...)")]),
+    ("reg", r"^security_module_enable\(&(?P<o>\w+)\) check removed",
+     [("file", False, r"\bsecurity_module_enable\s*\(\s*&\s*{o}\b",
+       "security_module_enable(&{o})")]),
+    ("reg", r"^security_module_enable\(&(?P<o>\w+)\) -> security_module_enable\(",
+     [("near", True, r"\bsecurity_module_enable\s*\(\s*\"", 'security_module_enable("...")'),
+      ("file", False, r"\bsecurity_module_enable\s*\(\s*&\s*{o}\b",
+       "security_module_enable(&{o})")]),
+    ("reg", r"^reset_security_ops\(\) -> (?P<f>\w+)\(",
+     [("near", True, r"\b{f}\s*\(", "{f}(...)")]),
+    ("reg", r"^security_initcall\((?P<fn>\w+)\) -> DEFINE_LSM\((?P<l>\w+)\)",
+     [("near", True, r"\bDEFINE_LSM\(\s*{l}\s*\)", "DEFINE_LSM({l})"),
+      ("file", False, r"\bsecurity_initcall\s*\(\s*{fn}\s*\)", "security_initcall({fn})")]),
+    ("reg", r"^security_initcall\((?P<fn>\w+)\) removed",
+     [("file", False, r"\bsecurity_initcall\s*\(\s*{fn}\s*\)", "security_initcall({fn})")]),
+    ("reg", r"^label (?P<l>\w+)(?: and its cleanup)? removed",
+     [("near", False, r"^[ \t]*{l}[ \t]*:(?!:)", "the label {l}:")]),
+    ("special", r"^(?P<y>\w+)\(\) in \w+: \w+ ad hoc stacking removed",
+     [("near", False, r"\b{y}\s*\(", "the call {y}()")]),
+)
+_CLAIMS = [(k, re.compile(p), c) for k, p, c in CLAIMS]
+
+
+def _lines(data):
+    return cscan.code_text(data.decode("utf-8", "surrogateescape")).split("\n")
+
+
+def check(items, results, near=NEAR):
+    """[(item, why)]: the items whose claimed change is not in the output
+    (see the docstring).  A file record "changed"/"unchanged" must agree
+    with the bytes; every other finding of state changed whose message is
+    a claim of CLAIMS is checked against the output at its line."""
+    bad, code = [], {}
+    for it in items:
+        if it.file not in results:
+            continue
+        before, after = results[it.file]
+        if it.kind == "file":
+            if (it.message == "changed") != (before != after):
+                bad.append((it, "the file record says %s, the output is %s"
+                            % (it.message, "the input" if before == after else "changed")))
+            continue
+        if it.kind in ("todo", "parse"):
+            continue
+        for kind, pat, checks in _CLAIMS:
+            m = pat.search(it.message) if kind == it.kind else None
+            if not m:
+                continue
+            if it.file not in code:
+                code[it.file] = _lines(after)
+            lines = code[it.file]
+            args = {k: _w(v) for k, v in m.groupdict().items()}
+            for where, present, cpat, what in checks:
+                rx = re.compile(cpat.format(**args), re.M)
+                if where == "near" and it.line > 0:
+                    text = "\n".join(lines[max(it.line - 1 - near, 0):it.line + near])
+                else:
+                    text = "\n".join(lines)
+                if bool(rx.search(text)) != present:
+                    bad.append((it, "%s %s %s" % (
+                        "no" if present else "still", what.format(**m.groupdict()),
+                        "within %d lines of line %d" % (near, it.line)
+                        if where == "near" and it.line > 0 else "in the file")))
+                    break
+            break
+    # a hook list registered is defined: in one of the outputs, or the
+    # file names what is left (a todo: e.g. the ops struct is in a macro)
+    todo_files = {it.file for it in items if it.kind == "todo"}
+    defined = "\n".join("\n".join(_lines(after)) for _, after in results.values())
+    for it in items:
+        m = re.match(r"^register_security\(.*\) -> security_add_hooks\((\w+)", it.message) \
+            if it.kind == "reg" and it.file in results else None
+        if m and it.file not in todo_files and \
+                not re.search(r"\b%s\s*\[" % re.escape(m.group(1)), defined):
+            bad.append((it, "security_add_hooks(%s, ...) registers %s[], which no output "
+                        "defines" % (m.group(1), m.group(1))))
+    return bad
+
+
+# --- what the rules cannot see --------------------------------------------------
+
+# The legacy words each rule converts (rule id -> words); a macro body that
+# holds one of them is named when that rule ran.
+WORDS = {
+    "10": ("secondary_ops",),
+    "11": ("register_security", "security_module_enable", "reset_security_ops"),
+    "12": ("security_initcall",),
+    "20": ("security_operations",),
+    "30": ("security_ops",),
+}
+
+
+def hidden(text, rules):
+    """[(line, detail)]: a `#define` whose body holds a legacy word of a
+    rule that ran (rules: ids); the macro that defines the word itself
+    (`#define security_initcall(fn) ...`) is not one."""
+    words = sorted({w for r in rules for w in WORDS.get(r, ())})
+    if not words:
+        return []
+    rx = re.compile(r"\b(%s)\b" % "|".join(words))
+    lines = cscan.code_text(text).split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        body, j = cscan.logical_line(lines, i)
+        m = re.match(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", body)
+        if m and m.group(1) not in words:
+            w = rx.search(body[m.end():])
+            if w:
+                out.append((i + 1, "legacy LSM API in the body of macro %s (%s): the rules "
+                            "do not see inside #define, so nothing it expands to was "
+                            "converted; convert the macro by hand (a struct "
+                            "security_operations becomes a struct security_hook_list array "
+                            "of LSM_HOOK_INIT() entries, see docs/converter.md)"
+                            % (m.group(1), w.group(1))))
+        i = j + 1
+    return out
+
+
+# --- an output gcc refuses ----------------------------------------------------------
+
+# Section attributes an ops struct may carry (both in include/linux/cache.h):
+# beside __lsm_ro_after_init, the section of the converted hook list, gcc
+# fails with "section type conflict".
+SECTIONS = re.compile(r"[ \t]*\b(?:__read_mostly|__ro_after_init)\b[ \t]*")
+
+
+def one_section(line):
+    """A hook list's declaration line with __lsm_ro_after_init and no other
+    section attribute (the ops struct's __read_mostly goes)."""
+    if not re.search(r"\b__lsm_ro_after_init\b", line) or not SECTIONS.search(line):
+        return line
+    return SECTIONS.sub(lambda m: " " if m.start() and m.end() < len(line) else "",
+                        line).lstrip(" ")
+
+
+# --- spatch's stack ---------------------------------------------------------------
+
+# spatch (OCaml) recurses over the syntax tree: a 5 MB function overflows
+# the usual 8 MiB stack (`EXN: Stack overflow`) and converts with 1 GiB.
+SPATCH_STACK = 1 << 30
+
+
+def raise_stack():
+    """Raise this process's soft stack limit (inherited by spatch) to
+    SPATCH_STACK, or the hard limit when that is lower; never lower it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    want = SPATCH_STACK if hard == resource.RLIM_INFINITY else min(hard, SPATCH_STACK)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+        except (ValueError, OSError):
+            pass
