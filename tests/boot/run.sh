@@ -113,6 +113,15 @@ expect() {
 boot pass --append "lsm=selinux lsmtest=harness-pass"
 tap_check "a passing guest test gives verdict=pass through isa-debug-exit" \
 	has "verdict=pass channel=debug-exit"
+# run.sh gives every boot no_timer_check (a TCG guest on a loaded host can
+# miss the timer check and panic): the kernel must take it, not hand it to
+# init as a parameter it does not know
+takes_no_timer_check() {
+	grep -q 'Kernel command line:.* no_timer_check' "$out/pass.log" &&
+		! grep -q 'Unknown kernel command line parameters.*no_timer_check' "$out/pass.log"
+}
+tap_check "the kernel takes no_timer_check (on its command line, not an unknown parameter)" \
+	takes_no_timer_check
 
 boot fail --append "lsm=selinux lsmtest=harness-pass,harness-fail"
 tap_check "a failing guest test gives verdict=fail naming it (exit 1)" \
