@@ -430,17 +430,30 @@ matches_any() {
 	return 1
 }
 
-# lock_dir DIR: one run at a time per work directory.  Takes an exclusive
-# flock on .NAME.lsmconv-lock next to DIR for the rest of the process (and
-# its children); a second run refuses at once (exit 2), naming the lock.
+# lock_dir DIR [WAIT]: one run at a time per work directory.  Takes an
+# exclusive flock on .NAME.lsmconv-lock next to DIR for the rest of the process
+# (and its children) and writes its PID there.  A second run refuses at once
+# (exit 2), naming the lock and the PID holding it; with WAIT (seconds, more
+# than 0) it first waits up to WAIT seconds for the other run, saying so (the
+# wait is interruptible: bg_run).
 lock_dir() {
-	local dir lockf
+	local dir lockf wait=${2:-0} pid holder
 	dir=$(realpath -m -- "$1")
 	mkdir -p -- "$(dirname -- "$dir")"
 	lockf=$(dirname -- "$dir")/.$(basename -- "$dir").lsmconv-lock
-	exec {LSMCONV_LOCK_FD}>"$lockf" || die_usage "$lockf: cannot create the lock file"
-	flock -n "$LSMCONV_LOCK_FD" ||
-		die_usage "$dir is in use by another lsmconv run (lock $lockf held); wait for it to finish or choose another directory"
+	# (>>: opening the file must not empty the holder's PID)
+	exec {LSMCONV_LOCK_FD}>>"$lockf" || die_usage "$lockf: cannot create the lock file"
+	if ! flock -n "$LSMCONV_LOCK_FD"; then
+		pid=$(head -c 20 "$lockf" 2>/dev/null | tr -cd '0-9')
+		holder="another lsmconv run (${pid:+pid $pid, }lock $lockf)"
+		[ "$wait" -gt 0 ] ||
+			die_usage "$dir is in use by $holder; wait for it to finish or choose another directory"
+		printf '%s: %s is in use by %s: waiting up to %s s for it to finish\n' \
+			"${0##*/}" "$dir" "$holder" "$wait" >&2
+		bg_run flock -w "$wait" "$LSMCONV_LOCK_FD" ||
+			die_usage "$dir is still in use by $holder after $wait s; try again later or choose another directory"
+	fi
+	echo "$$" >"$lockf" || true
 }
 
 # --- signals ---------------------------------------------------------------------

@@ -37,6 +37,13 @@
 # itself did not build, the boot, a guest test, the equivalence: each named).
 # Nothing is written into TREE or the baseline: both are copied with
 # hard links (cp -al) and every file port.sh changes is replaced, not edited.
+#
+# One run at a time per --work DIR (and per kernel name, build/kernels/
+# BASENAME-*, when DIR is outside build/): a second run waits for the first,
+# saying so, up to LSMCONV_LOCK_WAIT seconds (default 3600; 0: refuse at
+# once), then exits 2.  A run that exits 2 after taking the lock, or is
+# interrupted (SIGINT, SIGTERM: every process it started is stopped, exit
+# 130/143), leaves no temporary file and no --work DIR it created.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -45,7 +52,24 @@ usage() {
 	sed -n '7,9s/^# \{0,1\}//p' "$0" >&2
 	exit "$EXIT_USAGE"
 }
-fail_setup() { die_usage "$@"; }
+# port_cleanup: what a run that ends early leaves: no temporary file
+# (replace's, a seeded object directory half copied), no process it started,
+# and no --work DIR it created (build/ccache keeps what it compiled).
+work_new=0 locked=0
+port_cleanup() {
+	[ "$locked" = 1 ] || return 0
+	wait 2>/dev/null || true
+	find "$work" -name '*.lsmconv-tmp.*' -exec rm -f -- {} + 2>/dev/null || true
+	rm -rf -- "$work"/*/"$LSMCONV_OBJ_PREFIX"*.seeding "$LSMCONV_ROOT/build/kernels/$kbase-"*.seeding
+	if [ "$work_new" = 1 ]; then rm -rf -- "$work"; fi
+}
+fail_setup() {
+	port_cleanup
+	die_usage "$@"
+}
+# kept LOG: ", see LOG" when LOG outlives a setup error (a --work DIR this
+# run did not create).
+kept() { [ "$work_new" = 1 ] || echo ", see $1"; }
 
 target=$LSMCONV_DISTRO_TREE
 baselines=()
@@ -125,9 +149,18 @@ done
 for mutate in ${mutates[@]+"${mutates[@]}"}; do
 	case " ${names[*]} " in *" ${mutate%%:*} "*) ;; *) fail_setup "--mutate-drop $mutate: no module ${mutate%%:*}" ;; esac
 done
-mkdir -p "$work"
-work=$(realpath "$work")
+lock_wait=${LSMCONV_LOCK_WAIT:-3600}
+[[ $lock_wait =~ ^[0-9]+$ ]] || fail_setup "LSMCONV_LOCK_WAIT=$lock_wait: not a number of seconds"
+work=$(realpath -m "$work")
 kbase=$(basename "$work")
+on_interrupt port_cleanup
+lock_dir "$work" "$lock_wait"
+# Outside build/ the kernels' object directories are build/kernels/NAME
+# (kbuild_objdir), shared by every --work of that basename.
+case $work/ in "$LSMCONV_ROOT"/build/*) ;; *) lock_dir "$LSMCONV_ROOT/build/kernels/$kbase-port" "$lock_wait" ;; esac
+[ -d "$work" ] || work_new=1
+locked=1
+mkdir -p "$work"
 n=${#names[@]}
 STEPS=6
 results=()
@@ -160,20 +193,20 @@ for i in $(seq 0 $((n - 1))); do
 	mkdir -p "$out"
 	rc=0
 	if [ $port_mode = 1 ]; then
-		"$LSMCONV_ROOT/convert.sh" port "$src" --target "$target" --name "$name" \
+		bg_run "$LSMCONV_ROOT/convert.sh" port "$src" --target "$target" --name "$name" \
 			--out "$out" --report "$work/$name/report.md" --items "$work/$name/items.jsonl" \
 			>"$work/$name/convert.log" 2>&1 || rc=$?
 	else
 		mapfile -t files < <(find "$src" -maxdepth 1 -name '*.[ch]' | sort)
-		"$LSMCONV_ROOT/convert.sh" file "${files[@]}" --target "$target" \
+		bg_run "$LSMCONV_ROOT/convert.sh" file "${files[@]}" --target "$target" \
 			--out "$out" --report "$work/$name/report.md" --items "$work/$name/items.jsonl" \
 			>"$work/$name/convert.log" 2>&1 || rc=$?
 	fi
 	case $rc in
 	0) echo "  $name: converted, nothing left for a human" >&2 ;;
 	1) echo "  $name: converted, $(todo_count "$work/$name/items.jsonl") todo(s) left (report: $work/$name/report.md)" >&2 ;;
-	*) sed 's/^/    /' "$work/$name/convert.log" | tail -5 >&2
-	   fail_setup "$name: convert.sh failed (exit $rc), see $work/$name/convert.log" ;;
+	*) sed 's/^/    /' "$work/$name/convert.log" | tail -n 20 >&2
+	   fail_setup "$name: convert.sh failed (exit $rc)$(kept "$work/$name/convert.log")" ;;
 	esac
 	# Files the converter did not change are not written: copy them.
 	for f in "$src"/*.[ch]; do
@@ -195,14 +228,14 @@ for i in $(seq 0 $((n - 1))); do
 	rm -rf "$fp"
 	rm -f "$work/$name/finished-items.jsonl"
 	rc=0
-	"$LSMCONV_ROOT/convert.sh" port "${fins[$i]}" --target "$target" --name "$name" --out "$fp" \
+	bg_run "$LSMCONV_ROOT/convert.sh" port "${fins[$i]}" --target "$target" --name "$name" --out "$fp" \
 		--report "$work/$name/finished-report.md" --items "$work/$name/finished-items.jsonl" \
 		>"$work/$name/finished-port.log" 2>&1 || rc=$?
 	case $rc in
 	0) ;;
 	1) echo "  $name: finished/ on $(kernel_version "$target"): $(todo_count "$work/$name/finished-items.jsonl") todo(s) for this target (report: $work/$name/finished-report.md)" >&2 ;;
-	*) sed 's/^/    /' "$work/$name/finished-port.log" | tail -5 >&2
-	   fail_setup "$name: convert.sh port of finished/ failed (exit $rc), see $work/$name/finished-port.log" ;;
+	*) sed 's/^/    /' "$work/$name/finished-port.log" | tail -n 20 >&2
+	   fail_setup "$name: convert.sh port of finished/ failed (exit $rc)$(kept "$work/$name/finished-port.log")" ;;
 	esac
 	fins[i]=$fp
 done
@@ -226,7 +259,7 @@ done
 # build stays incremental; a new inode, so a hard-linked original is safe).
 replace() {
 	local f=$1 tmp
-	tmp=$(mktemp "$f.XXXXXX")
+	tmp=$(mktemp "$f.lsmconv-tmp.XXXXXX")
 	cat >"$tmp"
 	if [ -f "$f" ] && cmp -s "$tmp" "$f"; then rm -f "$tmp"; else mv -f "$tmp" "$f"; fi
 }
@@ -334,6 +367,7 @@ fragment() {
 # the same tree; a new one starts from SEED's objects when given
 # (build-kernel.sh --seed).  -k: one failing attempt shows the errors of
 # every module.  Prints the bzImage path; 1 on a build failure.
+# shellcheck disable=SC2317 # run through bg_run
 build() {
 	local frags=() f
 	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(legacy_fragments "$1")
@@ -347,6 +381,7 @@ build() {
 # one starts from the objects of the target's lsm kernel when that is built
 # (make kernel, make boot): only security/ and what the config delta touches
 # is compiled again (build-kernel.sh --seed).
+# shellcheck disable=SC2317 # run through bg_run
 build_target() {
 	local frags=() f seed
 	while IFS= read -r f; do frags+=(--fragment "$f"); done < <(lsm_fragments "$1")
@@ -408,7 +443,10 @@ for i in $(seq 0 $((n - 1))); do
 	[ -z "$cs" ] || echo "  $name: its own options, on with it in security/$name/Kconfig (config todos of the report): $cs" >&2
 done
 t0=$(date +%s)
-if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 1); then
+# (bg_run, the output to a file: a signal stops the build at once)
+if bg_run build_target "$ttree" "$kbase-target" "$work/target.config" >"$work/target.bz"; then
+	bz=$(tail -n 1 "$work/target.bz")
+else
 	echo "  build failed after $(($(date +%s) - t0)) s; attributing the errors to the report's todos" >&2
 	bad=0 afail=0
 	rm -f "$work"/*/attribution.tsv
@@ -416,7 +454,7 @@ if ! bz=$(build_target "$ttree" "$kbase-target" "$work/target.config" | tail -n 
 		name=${names[$i]}
 		# Every error of the module, not only those make reached before it
 		# stopped: compile its directory alone, -k, in the same O= dir.
-		kbuild "$ttree" "$(kbuild_objdir "$ttree" "$kbase-target")" -k \
+		bg_run kbuild "$ttree" "$(kbuild_objdir "$ttree" "$kbase-target")" -k \
 			"security/$name/" >"$work/$name/compile.log" 2>&1 || true
 		# the summary (at most 10 errors named by a todo, every other
 		# one) comes from buildattr itself: no pipe into head, which
@@ -515,8 +553,9 @@ initrd=$work/initrd.cpio.gz
 t0=$(date +%s)
 tests_arg=$(IFS=,; echo "port-listed${tlist[*]:+,${tlist[*]}}")
 rc=0
-verdict=$("$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bz" --initrd "$initrd" --log "$work/target-boot.log" \
-	--timeout "$timeout" --append "lsm=capability,$order lsmtest=$tests_arg") || rc=$?
+bg_run "$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bz" --initrd "$initrd" --log "$work/target-boot.log" \
+	--timeout "$timeout" --append "lsm=capability,$order lsmtest=$tests_arg" >"$work/target-boot.verdict" || rc=$?
+verdict=$(cat "$work/target-boot.verdict")
 echo "  $verdict ($(($(date +%s) - t0)) s, log: $work/target-boot.log)" >&2
 sed -n 's/^# \(listed\|not listed\|lsm\): /    \1: /p' "$work/target-boot.log.tap" >&2 || true
 if [ $rc = 0 ]; then
@@ -627,7 +666,8 @@ for b in ${legacy_baselines[@]+"${legacy_baselines[@]}"}; do
 		echo "  building $kname ($b) with the legacy ${cand[*]}" >&2
 		t0=$(date +%s)
 		blog=$(kbuild_objdir "$btree" "$kname")/build.log
-		if bbz=$(build "$btree" "$kname" "$work/baseline-$bid.config" "$seed" | tail -n 1); then
+		if bg_run build "$btree" "$kname" "$work/baseline-$bid.config" "$seed" >"$work/baseline-$bid.bz"; then
+			bbz=$(tail -n 1 "$work/baseline-$bid.bz")
 			echo "  built in $(($(date +%s) - t0)) s" >&2
 			break
 		fi
@@ -662,15 +702,13 @@ for b in ${legacy_baselines[@]+"${legacy_baselines[@]}"}; do
 		# when the tree knows the module by another name than theirs.
 		boot="security=${bootas[$m]}"
 		[ "${bootas[$m]}" = "$m" ] || boot+=" lsmtest_major=$m"
-		# no_timer_check: 4.0's timer_irq_works() wants 5 timer ticks
-		# within a busy wait of 10; a TCG guest on a loaded host gets fewer
-		# and panics "IO-APIC + timer doesn't work!" (seen once in
-		# tests/port-boot at load 4); the parameter skips the check, as
-		# for any virtual machine.
+		# (run.sh passes no_timer_check to every boot: 4.0's timer check
+		# can miss under TCG on a loaded host and panic)
 		rc=0
 		t0=$(date +%s)
-		v=$("$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bbz" --initrd "$initrd" --log "$work/$m/baseline-boot.log" \
-			--timeout "$timeout" --append "$boot no_timer_check lsmtest=$(IFS=,; echo "${mt[*]}")") || rc=$?
+		bg_run "$LSMCONV_ROOT/qemu-boot/run.sh" --kernel "$bbz" --initrd "$initrd" --log "$work/$m/baseline-boot.log" \
+			--timeout "$timeout" --append "$boot lsmtest=$(IFS=,; echo "${mt[*]}")" >"$work/$m/baseline-boot.verdict" || rc=$?
+		v=$(cat "$work/$m/baseline-boot.verdict")
 		echo "  $m on $bid ($boot): $v ($(($(date +%s) - t0)) s)" >&2
 		# a guest test that failed (1) still printed its decisions; a
 		# panic, timeout or no output (run.sh's 2-5) compares nothing
