@@ -81,6 +81,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "cocci"))
 
+from lsmconv import capability  # noqa: E402
 from lsmconv import cscan  # noqa: E402
 from lsmconv import hooks as H  # noqa: E402
 from lsmconv.port import LEGACY_TOKENS  # noqa: E402
@@ -150,6 +151,7 @@ class Target:
         self.legacy = legacy_words(tree)
         self.old = [h for h in legacy_only_hooks() if h not in self.hooks]
         self.legacy_re = re.compile(r"\b(?:%s)\b" % "|".join(self.legacy))
+        self.cap = capability.hooks(tree)
 
 
 # --- the generator --------------------------------------------------------------
@@ -244,6 +246,7 @@ def _fn_proto(hook, fn):
 def gen_case(target, seed, k, plain=False):
     """Case k of seed: the same module whatever else is generated."""
     rng = random.Random("%d:%d" % (seed, k))
+    rng2 = random.Random("%d:%d:2" % (seed, k))   # shapes added later
     case = Case(seed, k)
     shape = (lambda p: False) if plain else (lambda p: rng.random() < p)
     case.crlf = shape(0.15)
@@ -295,26 +298,42 @@ def gen_case(target, seed, k, plain=False):
         ops = "%s%s_%s" % (lsm, "" if o == 0 else "_b", rng.choice(("security_ops", "ops", "sec_ops")))
         ops_names.append(ops)
         hooks = rng.sample(target.names, rng.randint(1 if plain else 0, 6 if plain else 12))
+        # hooks capability registers too, their functions asking
+        # capability first (rule 40); drawn from rng2, a stream of their
+        # own, so that every other shape of a seed stays as it was
+        capchain = not plain and target.cap and rng2.random() < 0.5
+        extra = []
+        if capchain:
+            extra = [h for h in rng2.sample(sorted(target.cap), 2) if h not in hooks]
         old = rng.sample(target.old, 1) if target.old and shape(0.1) else []
         if old:
             case.shapes.append("legacy_only_hook")
         defs_after = shape(0.4)
         protos = defs_after or shape(0.2)
         fns = {}
-        for h in hooks:
+        for h in hooks + extra:
             fns[h] = "%s_%s" % (lsm if o == 0 else lsm + "_b", h)
         if protos:
-            for h in hooks:
+            for h in hooks + extra:
                 out.append(_fn_proto(target.hooks[h], fns[h]).rstrip("\n"))
             out.append("")
         defs = []
-        for h in hooks:
+        for h in hooks + extra:
             fn = fns[h]
             hk = target.hooks[h]
-            if secondary and hk.ret.strip() == "int" and rng.random() < 0.5:
-                args = [p[1] for p in hk.params if p[1]]
+            args = [p[1] for p in hk.params if p[1]]
+            # (the draw from rng only for the hooks rng drew: see extra)
+            if h not in extra and secondary and hk.ret.strip() == "int" and rng.random() < 0.5:
                 defs.append("static int %s(%s)\n{\n\treturn secondary_ops->%s(%s);\n}\n"
                             % (fn, hk.args.strip() or "void", h, ", ".join(args)))
+            elif h in target.cap and capchain and hk.ret.strip() == "int":
+                case.shapes.append("cap_chain")
+                rc = rng2.choice(("rc", "error"))
+                cond = rng2.choice(("%s", "%s != 0", "%s < 0"))
+                defs.append("static int %s(%s)\n{\n\tint %s;\n\n\t%s = %s(%s);\n\tif (%s)\n"
+                            "\t\treturn %s;\n\treturn 0;\n}\n"
+                            % (fn, hk.args.strip() or "void", rc, rc, target.cap[h],
+                               ", ".join(args), cond % rc, rc))
             else:
                 defs.append(_fn_def(hk, fn))
         for h in old:
@@ -338,6 +357,8 @@ def gen_case(target, seed, k, plain=False):
             case.shapes.append("read_mostly")
         entries = [(h, fns[h]) for h in hooks] + [(h, fns[h]) for h in old]
         rng.shuffle(entries)
+        for h in extra:
+            entries.insert(rng2.randint(0, len(entries)), (h, fns[h]))
         style = "%s = %s," if plain else rng.choice(("%s = %s,", "%s\t\t= %s,", "%s =\t\t%s,",
                                                    "%s=%s,"))
         body = []
@@ -615,6 +636,19 @@ def check_case(target, case, res):
             if m and _squash(m.group(0)) not in _squash(near + block_at(lines, ln)):
                 fail("claim", "%s:%d: the entry %s is not in the output there (line: %s)"
                      % (rel, ln, m.group(0), (lines[ln - 1] if 0 < ln <= len(lines) else "")[:80]))
+        elif it["kind"] == "capchain":
+            # "cap_X() in FN (registered for H): removed: ..." / "kept: ..."
+            m = re.match(r"(\w+)\(\) in (\w+) \(registered for \w+\): (removed|kept)\b",
+                         it["message"])
+            if m:
+                code = cscan.code_text("\n".join(lines))
+                body = [code[f.open:f.close] for f in cscan.functions(code) if f.name == m.group(2)]
+                calls = bool(body) and re.search(r"\b%s\s*\(" % m.group(1), body[0]) is not None
+                if not body or calls != (m.group(3) == "kept"):
+                    fail("claim", "%s:%d: %s() %s in %s, but the output %s" % (
+                        rel, ln, m.group(1), m.group(3), m.group(2),
+                        "has no such function" if not body else
+                        "still calls it" if calls else "no longer calls it"))
         elif it["kind"] == "reg":
             m = re.search(r"->\s*(\w+)\s*\(", it["message"])
             if m and not re.search(r"\b%s\s*\(" % m.group(1), near):
@@ -659,8 +693,10 @@ def check_case(target, case, res):
             if a is not None and b is not None and a != b:
                 fail("second-run", "%s: a second run changes it" % path)
         for it in res["items2"]:
+            # (a cap chain kept is said again on every run: tests/cocci 59)
+            kept = it["kind"] == "capchain" and re.search(r"\): kept\b", it["message"])
             if it["kind"] == "file" and it["message"] == "changed" or \
-                    it["kind"] not in ("file", "todo", "parse"):
+                    it["kind"] not in ("file", "todo", "parse") and not kept:
                 fail("second-run", "a second run reports %s %s:%s: %s" % (
                     it["kind"], it["file"].rsplit("/", 1)[-1], it["line"], it["message"][:80]))
                 break
@@ -1005,6 +1041,13 @@ def selftest():
         r["out"][path] = r["out2"][path] = r["out"][path].replace(
             b"#include <linux/lsm_hooks.h>\r\n", b"")
 
+    def capchain_not_removed(r):
+        r["out"][path] = r["out2"][path] = r["out"][path] + (
+            b"static int toy_capable(int cap)\r\n{\r\n\tint rc = cap_capable(cap);\r\n"
+            b"\treturn rc;\r\n}\r\n")
+        r["items"].append(item(len(r["out"][path].split(b"\r\n")) - 3, "capchain", "capable",
+                               "cap_capable() in toy_capable (registered for capable): removed: x"))
+
     def file_record_lies(r):
         r["items"][0]["message"] = "unchanged"
 
@@ -1022,6 +1065,7 @@ def selftest():
         ("claim", "an entry item with a wrong line", wrong_item_line),
         ("claim", "a reg item whose call is not in the output", claim_not_done),
         ("claim", "a changed file recorded as unchanged", file_record_lies),
+        ("claim", "a cap chain claimed removed that is still called", capchain_not_removed),
         ("claim", "a hook list without #include <linux/lsm_hooks.h>", no_include),
         ("claim", "security_add_hooks() of a hook list the output does not define", list_renamed),
         ("input", "the input touched by an --out run", lambda r: r["in_after"].update(
