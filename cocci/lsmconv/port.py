@@ -1157,8 +1157,8 @@ def port_main(args):
 def write_results(args, out, rels, port, final_nl, crlf, found, text):
     """Every file through lsmconv.fsio: the module's files, the items and
     the report staged next to their destinations, then renamed into place;
-    a signal from here on is noted and obeyed after the last rename.  On a
-    failure the message names what was written."""
+    a signal from here on is noted, not obeyed (the run ends complete, as
+    the driver's does).  On a failure the message names what was written."""
     _Sig.deferred = True    # past the point of no return: a signal is noted, not obeyed
     written = []
     outputs = []

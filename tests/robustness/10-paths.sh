@@ -7,7 +7,7 @@
 #
 # Shown failing on the old code (TREE=build/linux-source-6.1 and this file
 # sourced by the suite of a `git worktree add /tmp/old 51b30aa`, the
-# commit before the fix, under ulimit -v 3000000: 32 of 38 not ok): every
+# commit before the fix, under ulimit -v 3000000: 33 of 38 not ok): every
 # case fails there but the ones marked "guard", which held already and
 # are kept so that they keep holding: an output equal to an input or
 # to another output was written (exit 0, the module replaced by the
