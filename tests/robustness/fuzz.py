@@ -862,14 +862,17 @@ def cmd_run(args):
         results = []
         for case in cases:
             fails = check_case(target, case, res[case.k])
-            results.append((case, fails))
+            r = res[case.k]
+            ran = r["rc"] in (0, 1) and not re.search(r"Traceback \(most recent|Error in Python",
+                                                        r["stderr"])
+            results.append((case, fails, not ran))
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     took = time.time() - t0
     nfail = 0
     failures = []
-    for case, fails in results:
+    for case, fails, unchecked in results:
         if not fails:
             continue
         nfail += 1
@@ -879,7 +882,7 @@ def cmd_run(args):
             print("  %s: %s" % (inv, _disp(msg)))
             failures.append({"case": case.k, "case_text": case.describe(), "invariant": inv,
                              "message": _disp(msg), "known": known,
-                             "files": _disp(", ".join(case.paths())),
+                             "files": _disp(", ".join(case.paths())), "unchecked": unchecked,
                              "rerun": _disp(rerun_cmd(args, case))})
         print("  files: %s" % _disp(", ".join(case.paths())))
         if known:
@@ -909,6 +912,11 @@ def cmd_show(args):
         print("# fuzz.py show: cannot read %s: %s" % (args.json, e))
         return 2
     mine = [f for f in run["failures"] if f["invariant"] == args.invariant]
+    # a case whose run did not exit 0 or 1 was checked for nothing else
+    unchecked = sorted({f["case"] for f in run["failures"] if f.get("unchecked")})
+    if args.invariant != "exit" and unchecked:
+        print("# %d case(s) not checked for this: their run did not exit 0 or 1 (see the exit "
+              "case): %s" % (len(unchecked), " ".join(map(str, unchecked[:40]))))
     shown = set()
     for f in mine:
         if f["case"] not in shown:
@@ -924,7 +932,7 @@ def cmd_show(args):
             print("#   %s: %s" % (f["invariant"], f["message"][:300]))
     if len(shown) > args.max:
         print("# ... and %d more case(s)" % (len(shown) - args.max))
-    return 1 if mine else 0
+    return 1 if mine or (args.invariant != "exit" and unchecked) else 0
 
 
 def cmd_gen(args):
