@@ -27,6 +27,11 @@ Three checks the driver (lsmconv.driver) makes before it writes anything:
         that ran (WORDS: rule id -> the legacy words it converts).  Each
         is a todo of the driver (file:line, what to do).
 
+    left_items(texts, rules, items, target) -> [Item]
+        legacy API of the rules that ran still in the output that no todo
+        names (LEFT: the construct each rule converts; in the function
+        holding it, or on its line outside functions): a todo each
+
     one_section(line)
         a hook list's declaration with __lsm_ro_after_init and no other
         section attribute (__read_mostly: gcc's section type conflict)
@@ -39,7 +44,8 @@ import re
 import resource
 import signal
 
-from lsmconv import cscan
+from lsmconv import cscan, form
+from lsmconv import items as I
 
 # What spatch prints, at the start of a line, when it gives up on a file
 # (it prints `EXN: ...` and goes on with exit 0) or on the whole run.
@@ -241,3 +247,69 @@ def raise_stack():
             resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
         except (ValueError, OSError):
             pass
+
+
+# --- legacy left that no todo names ---------------------------------------------
+
+# What each rule converts, as it looks in C (comments and literals blanked),
+# and where: "func" inside a function body only (a call; outside one it is
+# a prototype or a definition), "any" anywhere.  A match left in the output
+# that no todo of its function (or, outside functions, of its line) names
+# is a todo of the driver.
+LEFT = {
+    "11": ("func", r"\b(?:register_security\s*\(|security_module_enable\s*\(\s*&|"
+                   r"reset_security_ops\s*\()"),
+    "12": ("any", r"^[ \t]*security_initcall\s*\("),
+    "20": ("any", r"\bstruct\s+security_operations\s+\w+(?:\s+__\w+)*\s*="),
+    "30": ("func", r"\bsecurity_ops\s*->\s*\w+\s*\("),
+}
+
+
+def unnamed(text, rules, todo_lines):
+    """[(line, what)]: the legacy constructs of the rules that ran (LEFT)
+    still in text (a converted file), outside #define lines, that no todo
+    names: none in the function holding it, none on its line outside
+    functions (todo_lines: 1-based)."""
+    code = cscan.blank_directives(cscan.code_text(text))
+    funcs = None
+    out = []
+    for r in rules:
+        if r not in LEFT:
+            continue
+        scope, pat = LEFT[r]
+        for m in re.finditer(pat, code, re.M):
+            if funcs is None:
+                funcs = cscan.functions(code)
+            line = code.count("\n", 0, m.start()) + 1
+            f = cscan.function_at(funcs, line)
+            if f is not None and f.open is not None and m.start() < f.open:
+                f = None    # the function's own header (a definition)
+            if f is None and scope == "func":
+                continue
+            if f is not None and any(f.first <= t <= f.last for t in todo_lines):
+                continue
+            if f is None and line in todo_lines:
+                continue
+            out.append((line, re.sub(r"\s+", " ", m.group(0)).strip()))
+    return sorted(set(out))
+
+
+def left_items(texts, rules, items, target):
+    """The driver's todos for unnamed(): texts {user's path: converted
+    text}, rules the ids that ran, items the run's items so far.  A target
+    without DEFINE_LSM() (before 5.1: lsmconv.form) keeps security_initcall()
+    (rule 12 leaves it on purpose)."""
+    if not form.define_lsm(target):
+        rules = [r for r in rules if r != "12"]
+    todo = {}
+    for it in items:
+        if it.kind == "todo":
+            todo.setdefault(it.file, set()).add(it.line)
+    out = []
+    for path, text in texts.items():
+        for line, what in unnamed(text, rules, todo.get(path, set())):
+            out.append(I.Item(path, line, "todo", None,
+                              "legacy LSM API left that no rule converted or named: `%s` (a "
+                              "shape or a context the rules do not match): convert it by hand"
+                              % what, "driver"))
+    return out

@@ -1140,6 +1140,7 @@ def convert(o):
             parse = check_parse(w)
         n, raw, snaps, small = run_rules(w, prof)
         final, extra = {}, []
+        rule_ids = [os.path.basename(r).split("-", 1)[0] for r, _ in o.rule_files]
         for inp in inputs:
             data = snaps[n + 1][inp.rel]
             if b"\0" in data:
@@ -1147,13 +1148,15 @@ def convert(o):
                 continue
             text, found = fix_leftovers(data.decode("utf-8", "surrogateescape"), w.hooks)
             # legacy API in macro bodies, which spatch does not see: todos
-            found += [("todo", ln, d) for ln, d in claims.hidden(text, [
-                os.path.basename(r).split("-", 1)[0] for r, _ in o.rule_files])]
+            found += [("todo", ln, d) for ln, d in claims.hidden(text, rule_ids)]
             final[inp.rel] = text.encode("utf-8", "surrogateescape")
             extra += [(inp, kind, ln, d) for kind, ln, d in found]
         for inp in inputs:
             inp.final = inp.from_work(final[inp.rel])
         items = make_items(w, n, raw, extra, snaps, final, small, parse)
+        items += claims.left_items(
+            {inp.orig: final[inp.rel].decode("utf-8", "surrogateescape") for inp in inputs
+             if b"\0" not in final[inp.rel]}, rule_ids, items, o.target)
         cross_check(w, items)
         ntodo = sum(1 for i in items if i.kind == "todo")
         text = R.render(items, o.mode, o.target).encode("utf-8", "surrogateescape")

@@ -14,14 +14,15 @@
 # (a 2 MB function under an 8 MiB hard stack limit, about 5 s).
 #
 # Shown failing on the old code (convert.sh and cocci/ of 1843a39, a git
-# worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 10
+# worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 11
 # convert.sh cases not ok.  It exited 0 with "0 changed" when spatch printed
 # "EXN: Stack overflow" (fake and real), ignored spatch --parse-c's fatal
 # error, said "exit -9" for a SIGKILL naming neither the signal nor the
 # file, counted a DEFINE_LSM() claim a rule printed without making it,
 # exited 0 claiming two DEFINE_LSM() for two conditional registrations with
 # neither in the output (spatch's "already tagged token" EXN ignored),
-# exited 0 with the legacy ops struct of a #define left, converted a file
+# exited 0 with the legacy ops struct of a #define left, and with a
+# register_security() under #if 0 left unnamed, converted a file
 # with a BOM without #include <linux/lsm_hooks.h>, and kept __read_mostly
 # beside __lsm_ro_after_init.  The two unit cases test this checkout's
 # cocci/: with the old one (PYTHONPATH=/tmp/old-h2/cocci) the linemap case
@@ -246,6 +247,16 @@ EOF
 conv file "$t/20/in/macro.c" --out "$t/20/macro.out" --report "$t/20/macro.md"
 tap_check "an ops struct defined inside a #define: exit 1, a todo at the #define's line naming the macro (got $rc)" \
 	test "$rc" -eq 1 -a -n "$(grep -F -- "- $t/20/in/macro.c:3: legacy LSM API in the body of macro FOO_OPS" "$t/20/macro.md")"
+
+# --- legacy API left that nothing named --------------------------------------
+# a second registration under #if 0, which spatch skips: left, and named
+module | sed 's/^\treturn 0;$/#if 0\n\tif (register_security(\&foo_ops))\n\t\tpanic("again");\n#endif\n\treturn 0;/' \
+	>"$t/20/in/if0.c"
+conv file "$t/20/in/if0.c" --out "$t/20/if0.out" --report "$t/20/if0.md"
+ln=$(grep -n 'register_security' "$t/20/if0.out/if0.c" | cut -d: -f1)
+tap_check "a register_security() under #if 0 the rules skip: exit 1, a todo at its line in the output (${ln:-none}) (got $rc)" \
+	test "$rc" -eq 1 -a -n "$ln" \
+	-a -n "$(grep -F -- "- $t/20/in/if0.c:${ln:-x}: legacy LSM API left that no rule converted or named" "$t/20/if0.md")"
 
 # --- a UTF-8 BOM ---------------------------------------------------------------
 rules=20
