@@ -84,7 +84,7 @@ while [ $# -gt 0 ]; do
 	--finished) finished=1; shift ;;
 	--mutate-drop) mutates+=("${2:?}"); shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
-	-h | --help) usage ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
 	-*) echo "${0##*/}: unknown option $1" >&2; usage ;;
 	*) specs+=("$1"); shift ;;
 	esac
@@ -93,6 +93,10 @@ done
 is_kernel_tree "$target" || fail_setup "$target: not a kernel tree (make tree, or TREE=DIR)"
 [ -f "$target/include/linux/lsm_hook_defs.h" ] ||
 	fail_setup "$target: no include/linux/lsm_hook_defs.h (the target must have hook lists, 5.7 or later)"
+# what step 2 extends (install_modules): named now, not a failed pipeline later
+for f in security/Makefile security/Kconfig; do
+	[ -f "$target/$f" ] || fail_setup "$target: no $f (the modules are installed through it)"
+done
 target=$(realpath "$target")
 # The legacy baselines, in order (a module's legacy form is compared on the
 # first one it builds on); none: no equivalence step.  Without --baseline:
@@ -114,10 +118,11 @@ no_baseline="no legacy baseline: make baseline, or --baseline TREE"
 case " ${baselines[*]} " in *" none "*) baselines=() no_baseline="--baseline none" ;; esac
 legacy_baselines=()
 for b in ${baselines[@]+"${baselines[@]}"}; do
-	if is_kernel_tree "$b" && grep -q 'struct security_operations {' "$b/include/linux/security.h" 2>/dev/null; then
+	if is_kernel_tree "$b" && grep -q 'struct security_operations {' "$b/include/linux/security.h" 2>/dev/null &&
+		[ -f "$b/security/Makefile" ] && [ -f "$b/security/Kconfig" ]; then
 		legacy_baselines+=("$(realpath "$b")")
 	else
-		warn "$b: no legacy baseline (no struct security_operations; make baseline makes build/baseline): not used"
+		warn "$b: no legacy baseline (no struct security_operations, or no security/Makefile and Kconfig; make baseline makes build/baseline): not used"
 	fi
 done
 

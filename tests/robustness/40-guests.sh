@@ -8,22 +8,24 @@
 # make port runs on fixture trees that stop it before its build step.
 #
 # Shown failing on the old code (qemu-boot/run.sh, verify/port.sh and
-# scripts/lib.sh of 51b30aa, a worktree run with this file): 20 of the 21
+# scripts/lib.sh of 51b30aa, a worktree run with this file): 21 of the 22
 # cases; "exit 2 on a target convert.sh refuses" passed there (it exited 2
 # then too, but left its --work: the next case).  Old run.sh ignored
 # LSMCONV_QEMU (no-output on the fake kernel), passed no no_timer_check and
 # never booted again; old port.sh took no lock (a second run went on into the
-# first one's scratch tree), left its --work after exit 2 and after a signal,
-# and ran its steps in the foreground (a signal stopped nothing until the
-# step ended, and a SIGINT to port.sh alone was lost: bash goes on when the
-# foreground child did not die of it; old port.sh ended with exit 1).
+# first one's scratch tree), went on without security/Makefile to a failed
+# pipeline (exit 1, "todos left"), left its --work after exit 2 and after a
+# signal, and ran its steps in the foreground (a signal stopped nothing until
+# the step ended, and a SIGINT to port.sh alone was lost: bash goes on when
+# the foreground child did not die of it; old port.sh ended with exit 1).
 # Mutations of the new code, each shown: run.sh without the retry (`if
 # first=$(environmental)` made `if false`) fails cases 2-6 and 10; every
 # panic taken as environmental (the console match made `true`) case 7; the
 # first-result check deleted case 9; the "before init" condition of the
 # timeout row deleted case 11; port.sh without lock_dir on --work cases
-# 14-18; without removing a --work it made cases 13, 19, 20; convert.sh run
-# in the foreground (no bg_run) case 21.
+# 15-19; without removing a --work it made cases 14, 20, 21; convert.sh run
+# in the foreground (no bg_run) case 22; without the security/Makefile
+# check case 12.
 
 mkdir -p "$t/40/bin"
 # --- a fake QEMU ------------------------------------------------------------
@@ -136,9 +138,11 @@ tap_check "guests: a timeout once the guest's tests run is not retried (exit $rc
 	test "$rc" -eq 3 -a "$calls" -eq 1
 
 # --- make port: one run at a time ----------------------------------------------
-# Two fixture targets: $t/40/good (the suite's five files, a Makefile, a
-# Kconfig: convert.sh port works on it, make port stops before its build)
-# and $t/40/bad (lsm_hook_defs.h only: convert.sh refuses it, exit 2).
+# Fixture targets: $t/40/good (the suite's five files, a Makefile, a
+# Kconfig, security/Makefile: convert.sh port works on it, make port stops
+# before its build), $t/40/bad (lsm_hook_defs.h and what make port checks
+# itself: convert.sh refuses it, exit 2) and $t/40/nomk (good without
+# security/Makefile).
 # --work outside build/: port.sh also locks build/kernels/.BASENAME-port's
 # lock, so the basename is this suite's own (removed at the end).
 w40=$t/40/p40-${t##*/}
@@ -148,7 +152,11 @@ cp -- "$target/include/linux/lsm_hook_defs.h" "$t/40/bad/include/linux/"
 for d in good bad; do
 	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$t/40/$d/Makefile"
 	: >"$t/40/$d/Kconfig"
+	printf 'obj-y += commoncap.o\n' >"$t/40/$d/security/Makefile"
 done
+: >"$t/40/bad/security/Kconfig"
+cp -a "$t/40/good" "$t/40/nomk"
+rm "$t/40/nomk/security/Makefile"
 cp -- "$input" "$t/40/mod/"
 # port TARGET [ENV=VALUE...]: verify/port.sh on the fixture module; sets rc, err.
 port() {
@@ -161,6 +169,11 @@ port() {
 }
 lockf=$t/40/.${w40##*/}.lsmconv-lock
 
+port nomk
+tap_check "make port: a target without security/Makefile: exit 2 at once (got $rc), naming it, nothing written" \
+	test "$rc" -eq 2 -a -n "$(grep -F 'no security/Makefile' <<<"$err")" -a ! -e "$w40"
+
+rm -rf "$w40"
 port bad
 tap_check "make port: a target convert.sh refuses: exit 2 (got $rc), naming convert.sh's failure" \
 	test "$rc" -eq 2 -a -n "$(grep -F 'convert.sh failed (exit 2)' <<<"$err")"
