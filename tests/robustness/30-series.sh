@@ -12,7 +12,7 @@
 # the steps.
 #
 # Shown failing on the old code (CONVERT=/tmp/h3-old/convert.sh, a git
-# worktree of 51b30aa): all 23 cases not ok.  The old series.sh exited 2 on
+# worktree of 51b30aa): all 24 cases not ok.  The old series.sh exited 2 on
 # --help and 1 (a bash error) on an option without its value; took an
 # option for --jobs' value and failed after writing --work; took an
 # unmarked --out or --work whose names all matched its patterns as its own
@@ -93,7 +93,7 @@ tap_check "series --out without its value: exit 2 (got $rc), no bash error" \
 series --baseline "$base30" --own --jobs --force --out "$d30/o-opt" --work "$d30/w-opt"
 tap_check "series --jobs --force (an option as the value): exit 2 (got $rc) before anything is written" \
 	test "$rc" -eq 2 -a ! -e "$d30/w-opt" -a ! -e "$d30/o-opt" -a ! -e "$d30/cwd/--force"
-for s30 in scripts/v21.sh verify/pipeline.sh verify/compare.sh verify/traces.sh verify/stage.sh; do
+for s30 in scripts/v21.sh verify/pipeline.sh verify/port.sh verify/compare.sh verify/traces.sh verify/stage.sh; do
 	rc=0
 	(cd "$d30/cwd" && O=$d30/stage-o "$scripts30/$s30" --help) >"$d30/stdout" 2>"$d30/stderr" || rc=$?
 	tap_check "$s30 --help: exit 0 (got $rc), the usage on stdout" \
