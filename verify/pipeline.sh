@@ -120,7 +120,8 @@ parse_args() {
 	[ -z "$series" ] || series=$(realpath -m "$series")
 	[ -z "$baseline" ] || baseline=$(realpath -m "$baseline")
 	work=$(realpath -m "$work")
-	# What pipeline.sh and make -C verify wrote there before markers existed.
+	# What pipeline.sh and make -C verify write there: with --force, a --work
+	# lsmconv did not make must hold none of them (guard_out, scripts/lib.sh).
 	guard_out "$work" .lsmconv-out "$force" --work converted kernels logs traces mutations \
 		selftests report.md notes.md '*.bzImage' '*.log' lsmverify gen-classmap selinux \
 		apparmor smack tomoyo

@@ -12,7 +12,7 @@
 # the steps.
 #
 # Shown failing on the old code (CONVERT=/tmp/h3-old/convert.sh, a git
-# worktree of 51b30aa): all 24 cases not ok.  The old series.sh exited 2 on
+# worktree of 51b30aa): all 25 cases not ok.  The old series.sh exited 2 on
 # --help and 1 (a bash error) on an option without its value; took an
 # option for --jobs' value and failed after writing --work; took an
 # unmarked --out or --work whose names all matched its patterns as its own
@@ -22,7 +22,8 @@
 # both inside the baseline or the target; exited 2 for a failed step after
 # writing; wrote --work before finding that the target had only
 # lsm_hook_defs.h; wrote "interrupted" into a step's log instead of its
-# stderr and left the --work it made.  The old v21.sh and verify/*.sh
+# stderr and left the --work it made; lib.sh had no way to keep a signal
+# from cutting an install short.  The old v21.sh and verify/*.sh
 # exited 2 on --help (stage.sh took --help for its output directory).
 
 d30=$t/30
@@ -162,6 +163,17 @@ tap_check "a --target with only lsm_hook_defs.h: exit 2 (got $rc) before anythin
 series --baseline "$tiny" --own --out "$d30/f2" --work "$d30/f2-work"
 tap_check "a step that fails after --work was written: exit 3 (got $rc) naming its log, no --out" \
 	test "$rc" -eq 3 -a ! -e "$d30/f2" -a -n "$(grep -F "$d30/f2-work/logs/" <<<"$err")"
+
+# A signal while --out is being installed (a few renames) waits until they
+# are done: lib.sh's defer_interrupts ... allow_interrupts, then exit 143.
+defer30() {
+	local o
+	o=$(bash -c '. "$1/scripts/lib.sh"; on_interrupt ""; defer_interrupts; kill -TERM $$
+		echo installed; allow_interrupts; echo after' _ "$scripts30" 2>"$d30/defer.err")
+	rc=$?
+	[ "$rc" -eq 143 ] && [ "$o" = installed ] && grep -q interrupted "$d30/defer.err"
+}
+tap_check "a SIGTERM during an install: the renames finish, then exit 143 'interrupted'" defer30
 
 # --- --force writes beside a user's files; a second run changes nothing ------------
 if [ "$have_mini" -eq 1 ]; then
