@@ -8,6 +8,7 @@
 #
 # usage: selftest-totals.sh TAPFILE
 set -euo pipefail
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 [ $# -eq 1 ] || { echo "usage: ${0##*/} TAPFILE" >&2; exit 2; }
 [ -f "$1" ] || { echo "${0##*/}: $1: no such file" >&2; exit 2; }
 totals=$({ grep -a -o 'Totals: pass:[0-9]* fail:[0-9]* xfail:[0-9]* xpass:[0-9]* skip:[0-9]* error:[0-9]*' "$1" || true; } |

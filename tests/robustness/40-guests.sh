@@ -8,11 +8,12 @@
 # make port runs on fixture trees that stop it before its build step.
 #
 # Shown failing on the old code (qemu-boot/run.sh, verify/port.sh and
-# scripts/lib.sh of 51b30aa, a worktree run with this file): 21 of the 22
+# scripts/lib.sh of 51b30aa, a worktree run with this file): 22 of the 23
 # cases; "exit 2 on a target convert.sh refuses" passed there (it exited 2
 # then too, but left its --work: the next case).  Old run.sh ignored
 # LSMCONV_QEMU (no-output on the fake kernel), passed no no_timer_check and
-# never booted again; old port.sh took no lock (a second run went on into the
+# never booted again, and the harness's commands exited 2 or 5 on --help;
+# old port.sh took no lock (a second run went on into the
 # first one's scratch tree), went on without security/Makefile to a failed
 # pipeline (exit 1, "todos left"), left its --work after exit 2 and after a
 # signal, and ran its steps in the foreground (a signal stopped nothing until
@@ -23,9 +24,9 @@
 # panic taken as environmental (the console match made `true`) case 7; the
 # first-result check deleted case 9; the "before init" condition of the
 # timeout row deleted case 11; port.sh without lock_dir on --work cases
-# 15-19; without removing a --work it made cases 14, 20, 21; convert.sh run
-# in the foreground (no bg_run) case 22; without the security/Makefile
-# check case 12.
+# 16-20; without removing a --work it made cases 15, 21, 22; convert.sh run
+# in the foreground (no bg_run) case 23; without the security/Makefile
+# check case 13.
 
 mkdir -p "$t/40/bin"
 # --- a fake QEMU ------------------------------------------------------------
@@ -136,6 +137,19 @@ tap_check "guests: a timeout before the guest's init printed anything is booted 
 guest "hang pass" --timeout 1
 tap_check "guests: a timeout once the guest's tests run is not retried (exit $rc, $calls boot(s))" \
 	test "$rc" -eq 3 -a "$calls" -eq 1
+
+# every command of the harness: --help exits 0 with its usage on stdout
+helps() {
+	local s h
+	for s in "$root"/qemu-boot/*.sh; do
+		[ -x "$s" ] || continue
+		if ! h=$("$s" --help 2>/dev/null) || ! grep -q '^usage: ' <<<"$h"; then
+			tap_diag "$s --help: not exit 0 with a usage line on stdout"
+			return 1
+		fi
+	done
+}
+tap_check "guests: every qemu-boot/*.sh command: --help exits 0 with its usage on stdout" helps
 
 # --- make port: one run at a time ----------------------------------------------
 # Fixture targets: $t/40/good (the suite's five files, a Makefile, a
