@@ -29,6 +29,16 @@ die_usage() {
 	exit "$EXIT_USAGE"
 }
 
+# need_value OPTION ARGS...: exit 2 unless OPTION's value, the next
+# argument, is there, not empty and not an option (a directory named -x is
+# ./-x): `--out` at the end of the line, or `--out --force`, is a usage error,
+# not a bash error (exit 1) or a directory named --force.
+need_value() {
+	if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
+		die_usage "$1 needs a value (see --help)"
+	fi
+}
+
 # The distro trees: Debian's linux-source-VERSION packages (scripts/deps.sh
 # installs the one chosen), unpacked by scripts/tree.sh into build/.  The
 # one place that names them; the Makefile (TARGET=) and lsmconv.paths read

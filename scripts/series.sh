@@ -65,13 +65,6 @@ failed() {	# failed MESSAGE: a step failed after writing started (exit 3)
 	printf '%s: error: %s\n' "$PROG" "$*" >&2
 	exit "$EXIT_FAILED"
 }
-# need OPTION ARGS...: OPTION's value is the next argument, not empty and not
-# an option (a directory named -x is ./-x).
-need() {
-	if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
-		fail "$1 needs a value (see --help)"
-	fi
-}
 # Any other way out (a command that failed under set -e, a bash error) is a
 # failure, never 1 (todos left) or 0: exit 3.
 todo_exit=0
@@ -93,13 +86,13 @@ parse_args() {
 	local given_target=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--baseline) need "$@"; baseline=$2; shift 2 ;;
-		--target) need "$@"; target=$2; given_target=1; shift 2 ;;
+		--baseline) need_value "$@"; baseline=$2; shift 2 ;;
+		--target) need_value "$@"; target=$2; given_target=1; shift 2 ;;
 		--own) own=1; shift ;;
-		--out) need "$@"; out=$2; shift 2 ;;
-		--signoff) need "$@"; signoff=$2; shift 2 ;;
-		--work) need "$@"; work=$2; shift 2 ;;
-		--jobs) need "$@"; jobs=$2; shift 2 ;;
+		--out) need_value "$@"; out=$2; shift 2 ;;
+		--signoff) need_value "$@"; signoff=$2; shift 2 ;;
+		--work) need_value "$@"; work=$2; shift 2 ;;
+		--jobs) need_value "$@"; jobs=$2; shift 2 ;;
 		--allow-partial) allow_partial=1; shift ;;
 		--force) force=1; shift ;;
 		-h | --help) usage ;;

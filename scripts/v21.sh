@@ -43,21 +43,14 @@ usage() {	# --help: the usage on stdout, exit 0
 	sed -n '8,32s/^# \{0,1\}//p' "$0"
 	exit 0
 }
-# need OPTION ARGS...: OPTION's value is the next argument, not empty and not
-# an option.
-need() {
-	if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
-		die_usage "$1 needs a value (see --help)"
-	fi
-}
 
 parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--tree) need "$@"; src=$2; shift 2 ;;
-		--seeds) need "$@"; seeds=$2; shift 2 ;;
-		--work) need "$@"; work=$2; shift 2 ;;
-		--steps) need "$@"; steps=$2; shift 2 ;;
+		--tree) need_value "$@"; src=$2; shift 2 ;;
+		--seeds) need_value "$@"; seeds=$2; shift 2 ;;
+		--work) need_value "$@"; work=$2; shift 2 ;;
+		--steps) need_value "$@"; steps=$2; shift 2 ;;
 		--force) force=1; shift ;;
 		-h | --help) usage ;;
 		*) die_usage "unknown argument '$1' (see --help)" ;;

@@ -25,7 +25,8 @@ case ${1:-} in
 esac
 lsm=''
 if [ "${1:-}" = --lsm ]; then
-	lsm=${2:?}
+	if [ -z "${2:-}" ] || [ "${2#-}" != "$2" ]; then usage; fi
+	lsm=$2
 	shift 2
 fi
 [ $# -eq 2 ] || usage

@@ -77,19 +77,19 @@ mutation='' converted='' refkernel='' jobs=$(nproc) force=0 own=0 ends=0
 parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--baseline) baseline=${2:?}; shift 2 ;;
-		--series) series=${2:?}; shift 2 ;;
-		--distro) distro=${2:?}; shift 2 ;;
+		--baseline) need_value "$@"; baseline=$2; shift 2 ;;
+		--series) need_value "$@"; series=$2; shift 2 ;;
+		--distro) need_value "$@"; distro=$2; shift 2 ;;
 		--own) own=1; shift ;;
 		--ends) ends=1; shift ;;
-		--work) work=${2:?}; shift 2 ;;
-		--config) frag=${2:?}; shift 2 ;;
-		--steps) steps=${2:?}; shift 2 ;;
-		--majors) majors=${2:?}; shift 2 ;;
-		--mutation) mutation=${2:?}; shift 2 ;;
-		--converted) converted=${2:?}; shift 2 ;;
-		--reference-kernel) refkernel=${2:?}; shift 2 ;;
-		--jobs) jobs=${2:?}; shift 2 ;;
+		--work) need_value "$@"; work=$2; shift 2 ;;
+		--config) need_value "$@"; frag=$2; shift 2 ;;
+		--steps) need_value "$@"; steps=$2; shift 2 ;;
+		--majors) need_value "$@"; majors=$2; shift 2 ;;
+		--mutation) need_value "$@"; mutation=$2; shift 2 ;;
+		--converted) need_value "$@"; converted=$2; shift 2 ;;
+		--reference-kernel) need_value "$@"; refkernel=$2; shift 2 ;;
+		--jobs) need_value "$@"; jobs=$2; shift 2 ;;
 		--force) force=1; shift ;;
 		-h | --help)
 			sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout

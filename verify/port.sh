@@ -78,12 +78,12 @@ finished=0 timeout=${LSMCONV_BOOT_TIMEOUT:-120}
 specs=() mutates=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--target) target=${2:?}; shift 2 ;;
-	--baseline) baselines+=("${2:?}"); shift 2 ;;
-	--work) work=${2:?}; shift 2 ;;
+	--target) need_value "$@"; target=$2; shift 2 ;;
+	--baseline) need_value "$@"; baselines+=("$2"); shift 2 ;;
+	--work) need_value "$@"; work=$2; shift 2 ;;
 	--finished) finished=1; shift ;;
-	--mutate-drop) mutates+=("${2:?}"); shift 2 ;;
-	--timeout) timeout=${2:?}; shift 2 ;;
+	--mutate-drop) need_value "$@"; mutates+=("$2"); shift 2 ;;
+	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
 	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
 	-*) echo "${0##*/}: unknown option $1" >&2; usage ;;
 	*) specs+=("$1"); shift ;;

@@ -48,16 +48,16 @@ tests="capability,tomoyo,selinux,smack,apparmor,yama"
 stacks=() extra=() suite_tree='' suite_out=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) kernel=${2:?}; shift 2 ;;
-	--work) work=${2:?}; shift 2 ;;
+	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
+	--work) need_value "$@"; work=$2; shift 2 ;;
 	--mutant) mutant=(--mutant); shift ;;
-	--timeout) timeout=${2:?}; shift 2 ;;
-	--variants) variants=${2:?}; shift 2 ;;
-	--stack) stacks+=("${2:?}"); shift 2 ;;
-	--tests) tests=${2:?}; shift 2 ;;
-	--add) extra+=(--add "${2:?}"); shift 2 ;;
-	--tree) suite_tree=${2:?}; shift 2 ;;
-	--suite) suite_out=${2:?}; shift 2 ;;
+	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
+	--variants) need_value "$@"; variants=$2; shift 2 ;;
+	--stack) need_value "$@"; stacks+=("$2"); shift 2 ;;
+	--tests) need_value "$@"; tests=$2; shift 2 ;;
+	--add) need_value "$@"; extra+=(--add "$2"); shift 2 ;;
+	--tree) need_value "$@"; suite_tree=$2; shift 2 ;;
+	--suite) need_value "$@"; suite_out=$2; shift 2 ;;
 	-h | --help)
 		sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
 		exit 0

@@ -12,7 +12,7 @@
 # the steps.
 #
 # Shown failing on the old code (CONVERT=/tmp/h3-old/convert.sh, a git
-# worktree of 51b30aa): all 25 cases not ok.  The old series.sh exited 2 on
+# worktree of 51b30aa): all 29 cases not ok.  The old series.sh exited 2 on
 # --help and 1 (a bash error) on an option without its value; took an
 # option for --jobs' value and failed after writing --work; took an
 # unmarked --out or --work whose names all matched its patterns as its own
@@ -24,7 +24,8 @@
 # lsm_hook_defs.h; wrote "interrupted" into a step's log instead of its
 # stderr and left the --work it made; lib.sh had no way to keep a signal
 # from cutting an install short.  The old v21.sh and verify/*.sh
-# exited 2 on --help (stage.sh took --help for its output directory).
+# exited 2 on --help (stage.sh took --help for its output directory) and
+# 1 (a bash error) on an option without its value.
 
 d30=$t/30
 mkdir -p "$d30/cwd"
@@ -99,6 +100,14 @@ for s30 in scripts/v21.sh verify/pipeline.sh verify/port.sh verify/compare.sh ve
 	(cd "$d30/cwd" && O=$d30/stage-o "$scripts30/$s30" --help) >"$d30/stdout" 2>"$d30/stderr" || rc=$?
 	tap_check "$s30 --help: exit 0 (got $rc), the usage on stdout" \
 		test "$rc" -eq 0 -a -n "$(grep -i 'usage: ' "$d30/stdout")"
+done
+
+for s30 in "verify/pipeline.sh --work" "verify/port.sh --work" "verify/traces.sh --work" "verify/compare.sh --lsm"; do
+	rc=0
+	# shellcheck disable=SC2086 # the script and its option, split on purpose
+	(cd "$d30/cwd" && "$scripts30"/$s30) >"$d30/stdout" 2>"$d30/stderr" || rc=$?
+	tap_check "$s30 (no value): exit 2 (got $rc), the error on stderr" \
+		test "$rc" -eq 2 -a -s "$d30/stderr" -a ! -s "$d30/stdout"
 done
 
 # --- only a marker makes a directory lsmconv's ---------------------------------
