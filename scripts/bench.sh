@@ -8,7 +8,8 @@
 # (initramfs sizes, boot times), targets (every other distro target: cold
 # build and boot), convert (baseline and 2 MB conversions),
 # port, verify (series and make verify), hookcost (needs verify's kernels),
-# v21 (make v21 on the 4.0 tree, when ../shared has it).
+# v21 (make v21 on the 4.0 tree, when ../shared has it), fuzz (the
+# converter's fuzzer, tests/robustness/fuzz.py).
 #
 #   kernel build, cold     fresh O= directory, tinyconfig + base + lsm
 #   kernel build, incr.    after touching security/security.c
@@ -26,11 +27,13 @@
 #   series, make verify    convert.sh series, then verify/pipeline.sh on it in
 #                          a fresh work dir, with each step's time
 #   make v21               scripts/v21.sh in a fresh work dir, each step's time
+#   fuzzer                 tests/robustness/fuzz.py run: 200 generated modules
+#                          (seed 29) converted twice and checked
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SECTIONS="kernel boot targets convert port verify hookcost v21"
+SECTIONS="kernel boot targets convert port verify hookcost v21 fuzz"
 tree=$LSMCONV_DISTRO_TREE cold=1 only=''
 usage() { echo "usage: ${0##*/} [--tree DIR] [--skip-cold] [--only SECTION[,SECTION...]] (sections: $SECTIONS)" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -324,3 +327,18 @@ bench_v21() {
 	done
 }
 ! want v21 || bench_v21
+
+bench_fuzz() {
+	# the fuzzer of make check's tests/robustness, with its defaults (seed
+	# 29, 200 cases) against the distro tree: generation, two convert.sh
+	# tree runs and the checks
+	local t rc=0
+	rm -rf build/bench/fuzz
+	mkdir -p build/bench/fuzz
+	t=$(now)
+	python3 tests/robustness/fuzz.py run --target "$tree" --work build/bench/fuzz \
+		--json build/bench/fuzz/fuzz.json >build/bench/fuzz.log 2>&1 || rc=$?
+	row "fuzzer, 200 cases (s)" "$(since "$t")"
+	row "  fuzzer exit (0: no case failed)" "$rc"
+}
+! want fuzz || bench_fuzz

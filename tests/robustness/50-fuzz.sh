@@ -3,8 +3,10 @@
 # Issue 29: a small generated-input fuzzer (tests/robustness/fuzz.py).
 # Sourced by tests/robustness/run.sh with its helpers ($t, $target, $root,
 # the TAP functions).  LSMCONV_FUZZ_SEED (default 29) and LSMCONV_FUZZ_CASES
-# (default 200) fix the run; LSMCONV_FUZZ_BUDGET (default 120) is the
-# seconds it may take (issue 29: at least 200 cases in under 2 minutes).
+# (default 200) fix the run; LSMCONV_FUZZ_BUDGET (default 120) bounds the
+# seconds spent narrowing a failed run down.  How long 200 cases take
+# (issue 29: under 2 minutes) is measured by `make bench ONLY=fuzz`, not
+# asserted here.
 # CONVERT=PATH fuzzes another convert.sh.
 #
 # Cases: fuzz.py --selftest (each invariant catches its breakage, no
@@ -49,8 +51,8 @@ if [ "$fuzz_rc" -gt 1 ] || [ ! -s "$t/50/fuzz.json" ]; then
 	tap_not_ok "fuzz: seed $fuzz_seed, $fuzz_n cases ran (fuzz.py exit $fuzz_rc)"
 	tap_tail "$t/50/fuzz.out"
 else
-	tap_check "fuzz: seed $fuzz_seed, $fuzz_n cases in ${took}s (budget ${LSMCONV_FUZZ_BUDGET:-120}s)" \
-		test "$took" -le "${LSMCONV_FUZZ_BUDGET:-120}"
+	# no timed assertion (the time is make bench's: scripts/bench.sh fuzz)
+	tap_ok "fuzz: seed $fuzz_seed, $fuzz_n cases ran and were checked (${took} s here)"
 	fuzz_show() {
 		python3 "$fuzz" show --json "$t/50/fuzz.json" "$1"
 	}
