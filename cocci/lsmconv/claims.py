@@ -24,8 +24,9 @@ Three checks the driver (lsmconv.driver) makes before it writes anything:
     hidden(text, rules) -> [(line, detail)]
         legacy LSM API the rules cannot see: inside a macro definition
         (spatch does not read the bodies of `#define`s), for the rules
-        that ran (WORDS: rule id -> the legacy words it converts).  Each
-        is a todo of the driver (file:line, what to do).
+        that ran (WORDS: rule id -> the legacy words it converts), and an
+        object-like macro that initializes a struct security_operations
+        (rule 20).  Each is a todo of the driver (file:line, what to do).
 
     left_items(texts, rules, items, target) -> [Item]
         legacy API of the rules that ran still in the output that no todo
@@ -160,17 +161,6 @@ def check(items, results, near=NEAR):
                         if where == "near" and it.line > 0 else "in the file")))
                     break
             break
-    # a hook list registered is defined: in one of the outputs, or the
-    # file names what is left (a todo: e.g. the ops struct is in a macro)
-    todo_files = {it.file for it in items if it.kind == "todo"}
-    defined = "\n".join("\n".join(_lines(after)) for _, after in results.values())
-    for it in items:
-        m = re.match(r"^register_security\(.*\) -> security_add_hooks\((\w+)", it.message) \
-            if it.kind == "reg" and it.file in results else None
-        if m and it.file not in todo_files and \
-                not re.search(r"\b%s\s*\[" % re.escape(m.group(1)), defined):
-            bad.append((it, "security_add_hooks(%s, ...) registers %s[], which no output "
-                        "defines" % (m.group(1), m.group(1))))
     return bad
 
 
@@ -209,6 +199,36 @@ def hidden(text, rules):
                             "security_operations becomes a struct security_hook_list array "
                             "of LSM_HOOK_INIT() entries, see docs/converter.md)"
                             % (m.group(1), w.group(1))))
+        i = j + 1
+    if "20" in rules:
+        out += _macro_inits(lines)
+    return sorted(out)
+
+
+def _macro_inits(lines):
+    """[(line, detail)]: an object-like macro that is the initializer of a
+    struct security_operations (`static struct security_operations x_ops
+    = X_OPS_INIT;`): the rules see neither its entries nor a list to turn
+    them into."""
+    code = "\n".join(lines)
+    used = {}
+    for m in re.finditer(r"\bstruct\s+security_operations\s+(\w+)(?:\s+__\w+)*\s*=\s*"
+                         r"(\w+)\s*;", cscan.blank_directives(code)):
+        used.setdefault(m.group(2), (m.group(1), code.count("\n", 0, m.start()) + 1))
+    out, i = [], 0
+    while used and i < len(lines):
+        body, j = cscan.logical_line(lines, i)
+        m = re.match(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])", body)
+        if m and m.group(1) in used:
+            ops, at = used[m.group(1)]
+            ents = ["%s = %s" % e for e in re.findall(r"(\.\w+)\s*=\s*(\w+)", body[m.end():])
+                    if e[0] != ".name" and e[1] not in ("NULL", "0")]
+            out.append((i + 1, "macro %s is the initializer of struct security_operations %s "
+                        "(line %d), and the rules do not see inside #define: its entries "
+                        "(%s) are not converted; write the hook list by hand (a struct "
+                        "security_hook_list array of LSM_HOOK_INIT(hook, fn) entries, named "
+                        "as the registration below names it)"
+                        % (m.group(1), ops, at, ", ".join(ents) or "none")))
         i = j + 1
     return out
 
@@ -261,8 +281,9 @@ LEFT = {
                    r"reset_security_ops\s*\()"),
     "12": ("any", r"^[ \t]*security_initcall\s*\("),
     "20": ("any", r"\bstruct\s+security_operations\s+\w+(?:\s+__\w+)*\s*="),
-    "30": ("func", r"\bsecurity_ops\s*->\s*\w+\s*\("),
 }
+# (not rule 30's `security_ops->hook(`: a parameter or local of another type
+# may have the name, and only the rule knows the type: tests/cocci 45)
 
 
 def unnamed(text, rules, todo_lines):
@@ -306,6 +327,21 @@ def left_items(texts, rules, items, target):
         if it.kind == "todo":
             todo.setdefault(it.file, set()).add(it.line)
     out = []
+    # a registration of a hook list no output defines while its ops struct
+    # is still defined in the file (not converted: a macro initializer); an
+    # ops struct of another file is registered by name (docs/converter.md)
+    defined = "\n".join(cscan.code_text(t) for t in texts.values())
+    for it in items:
+        m = re.match(r"^register_security\(&(\w+)\) -> security_add_hooks\((\w+)",
+                     it.message) if it.kind == "reg" and it.file in texts else None
+        if m and not re.search(r"\b%s\s*\[" % re.escape(m.group(2)), defined) and \
+                re.search(r"\bstruct\s+security_operations\s+%s\b[^;(]*=" % re.escape(m.group(1)),
+                          cscan.code_text(texts[it.file])):
+            out.append(I.Item(it.file, it.line, "todo", None,
+                              "security_add_hooks(%s, ...) registers %s[], which no converted "
+                              "file defines (its ops struct was not turned into a hook list): "
+                              "define it by hand" % (m.group(2), m.group(2)), "driver"))
+            todo.setdefault(it.file, set()).add(it.line)
     for path, text in texts.items():
         for line, what in unnamed(text, rules, todo.get(path, set())):
             out.append(I.Item(path, line, "todo", None,

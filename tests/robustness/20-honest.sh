@@ -14,14 +14,16 @@
 # (a 2 MB function under an 8 MiB hard stack limit, about 5 s).
 #
 # Shown failing on the old code (convert.sh and cocci/ of 1843a39, a git
-# worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 11
+# worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 12
 # convert.sh cases not ok.  It exited 0 with "0 changed" when spatch printed
 # "EXN: Stack overflow" (fake and real), ignored spatch --parse-c's fatal
 # error, said "exit -9" for a SIGKILL naming neither the signal nor the
 # file, counted a DEFINE_LSM() claim a rule printed without making it,
 # exited 0 claiming two DEFINE_LSM() for two conditional registrations with
 # neither in the output (spatch's "already tagged token" EXN ignored),
-# exited 0 with the legacy ops struct of a #define left, and with a
+# exited 0 with the legacy ops struct of a #define left, named an ops
+# struct initialized by a macro only as a "copy at run time" (its entries
+# and the undefined foo_hooks[] unnamed), exited 0 with a
 # register_security() under #if 0 left unnamed, converted a file
 # with a BOM without #include <linux/lsm_hooks.h>, and kept __read_mostly
 # beside __lsm_ro_after_init.  The two unit cases test this checkout's
@@ -247,6 +249,31 @@ EOF
 conv file "$t/20/in/macro.c" --out "$t/20/macro.out" --report "$t/20/macro.md"
 tap_check "an ops struct defined inside a #define: exit 1, a todo at the #define's line naming the macro (got $rc)" \
 	test "$rc" -eq 1 -a -n "$(grep -F -- "- $t/20/in/macro.c:3: legacy LSM API in the body of macro FOO_OPS" "$t/20/macro.md")"
+
+# an ops struct initialized by an object-like macro: a todo at the #define
+# naming the macro and its entry, one at the registration of the list no
+# file defines
+cat >"$t/20/in/init.c" <<'EOF'
+#include <linux/security.h>
+
+#define FOO_OPS_INIT { .name = "foo", .file_fcntl = foo_file_fcntl, }
+
+static struct security_operations foo_ops = FOO_OPS_INIT;
+
+static __init int foo_init(void)
+{
+	if (register_security(&foo_ops))
+		panic("foo");
+	return 0;
+}
+
+security_initcall(foo_init);
+EOF
+conv file "$t/20/in/init.c" --out "$t/20/init.out" --report "$t/20/init.md"
+tap_check "an ops struct initialized by a macro: exit 1, todos at the #define (naming it and .file_fcntl) and at security_add_hooks() of the undefined foo_hooks[] (got $rc)" \
+	test "$rc" -eq 1 \
+	-a -n "$(grep -F -- "- $t/20/in/init.c:3: macro FOO_OPS_INIT is the initializer" "$t/20/init.md" | grep -F '.file_fcntl = foo_file_fcntl')" \
+	-a -n "$(grep -F -- "- $t/20/in/init.c:9: security_add_hooks(foo_hooks, ...) registers foo_hooks[]" "$t/20/init.md")"
 
 # --- legacy API left that nothing named --------------------------------------
 # a second registration under #if 0, which spatch skips: left, and named
