@@ -15,7 +15,7 @@ set -euo pipefail
 tree='' variants=$LSMCONV_ROOT/qemu-boot/variants.tsv
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	--tree) tree=${2:?}; shift 2 ;;
 	--variants) variants=${2:?}; shift 2 ;;
 	*) echo "usage: ${0##*/} --tree DIR [--variants FILE]" >&2; exit 2 ;;

@@ -20,7 +20,7 @@ out=''
 adds=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	--out) out=${2:?}; shift 2 ;;
 	--add) adds+=("${2:?}"); shift 2 ;;
 	*) usage ;;

@@ -36,7 +36,7 @@ tree='' name='' jobs=$(nproc) seed='' keep=()
 frags=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	--tree) tree=${2:?}; shift 2 ;;
 	--name) name=${2:?}; shift 2 ;;
 	--fragment) frags+=("$(realpath "${2:?}")"); shift 2 ;;

@@ -18,7 +18,7 @@ set -euo pipefail
 tree='' suite='' out=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	--tree) tree=${2:?}; shift 2 ;;
 	--suite) suite=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;

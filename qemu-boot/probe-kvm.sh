@@ -13,7 +13,7 @@ set -euo pipefail
 kernel='' initrd=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--initrd) initrd=${2:?}; shift 2 ;;
 	*) echo "usage: ${0##*/} --kernel BZ --initrd CPIO" >&2; exit 2 ;;

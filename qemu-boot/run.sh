@@ -39,7 +39,7 @@ kernel='' initrd='' log='' append='' timeout=${LSMCONV_BOOT_TIMEOUT:-120}
 accel=${LSMCONV_ACCEL:-auto}
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--initrd) initrd=${2:?}; shift 2 ;;
 	--log) log=${2:?}; shift 2 ;;

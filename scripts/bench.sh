@@ -41,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--tree) tree=${2:?}; shift 2 ;;
 	--skip-cold) cold=0; shift ;;
 	--only) only=${2:?}; shift 2 ;;
+	-h | --help) show_help ;;
 	*) usage ;;
 	esac
 done

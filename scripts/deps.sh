@@ -6,6 +6,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+case ${1:-} in -h | --help) show_help ;; esac
 PACKAGES=(
 	# tree (the chosen target, scripts/lib.sh) and conversion
 	"$LSMCONV_DISTRO" xz-utils coccinelle libpython3-dev git python3 python3-pyflakes shellcheck

@@ -29,6 +29,13 @@ die_usage() {
 	exit "$EXIT_USAGE"
 }
 
+# show_help: --help of a script: its header comment (from line 3 to the
+# first line that is not a comment) on stdout, exit 0.
+show_help() {
+	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"
+	exit "$EXIT_DONE"
+}
+
 # need_value OPTION ARGS...: exit 2 unless OPTION's value, the next
 # argument, is there, not empty and not an option (a directory named -x is
 # ./-x): `--out` at the end of the line, or `--out --force`, is a usage error,

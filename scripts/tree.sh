@@ -13,6 +13,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+case ${1:-} in -h | --help) show_help ;; esac
 TARBALL=${LSMCONV_TARBALL:-/usr/src/$LSMCONV_DISTRO.tar.xz}
 DEST=$LSMCONV_DISTRO_TREE
 # lsmconv_git (lib.sh): fixed identity and date, the base commit is the same

@@ -91,10 +91,7 @@ parse_args() {
 		--reference-kernel) need_value "$@"; refkernel=$2; shift 2 ;;
 		--jobs) need_value "$@"; jobs=$2; shift 2 ;;
 		--force) force=1; shift ;;
-		-h | --help)
-			sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
-			exit 0
-			;;
+		-h | --help) show_help ;;
 		*) usage ;;
 		esac
 	done

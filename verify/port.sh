@@ -84,7 +84,7 @@ while [ $# -gt 0 ]; do
 	--finished) finished=1; shift ;;
 	--mutate-drop) need_value "$@"; mutates+=("$2"); shift 2 ;;
 	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
-	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;	# the header, on stdout
+	-h | --help) show_help ;;
 	-*) echo "${0##*/}: unknown option $1" >&2; usage ;;
 	*) specs+=("$1"); shift ;;
 	esac

@@ -58,10 +58,7 @@ while [ $# -gt 0 ]; do
 	--add) need_value "$@"; extra+=(--add "$2"); shift 2 ;;
 	--tree) need_value "$@"; suite_tree=$2; shift 2 ;;
 	--suite) need_value "$@"; suite_out=$2; shift 2 ;;
-	-h | --help)
-		sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# --help: the header, on stdout
-		exit 0
-		;;
+	-h | --help) show_help ;;
 	*) usage ;;
 	esac
 done

@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--force) force=1; shift ;;
-	-h | --help) usage ;;
+	-h | --help) show_help ;;
 	*) usage ;;
 	esac
 done

@@ -102,17 +102,17 @@ now=() after=()
 for e in $beside; do
 	if [ "${e#*:}" = "$e" ]; then now+=("tests/$e/run.sh"); else after+=("tests/${e%%:*}/run.sh"); fi
 done
-clash=$(lane_clash "$shared" "${now[@]}")
+lanes_bad=$(lane_clash "$shared" "${now[@]}")
 tap_check "tests/run.sh's second lane: its suites that start at once (${now[*]}) build and boot nothing" \
-	test ${#now[@]} -gt 0 -a -z "$clash"
-[ -z "$clash" ] || tap_diag "$clash"
+	test ${#now[@]} -gt 0 -a -z "$lanes_bad"
+[ -z "$lanes_bad" ] || tap_diag "$lanes_bad"
 mutant=$(lane_clash "$shared" "${now[@]}" tests/boot/run.sh)
 tap_check "lane mutation: boot in the second lane is named (it builds kernels)" \
 	grep -qx 'boot: build/kernels' <<<"$mutant"
-clash=$(lane_clash "$later" "${after[@]}")
+lanes_bad=$(lane_clash "$later" "${after[@]}")
 tap_check "its suites that wait (${after[*]}) use nothing tests/pipeline or tests/rewind writes" \
-	test ${#after[@]} -gt 0 -a -z "$clash"
-[ -z "$clash" ] || tap_diag "$clash"
+	test ${#after[@]} -gt 0 -a -z "$lanes_bad"
+[ -z "$lanes_bad" ] || tap_diag "$lanes_bad"
 mkdir -p "$work/verify"
 sed 's|^O=.*|O=build/verify|' tests/verify/run.sh >"$work/verify/run.sh"
 mutant=$(lane_clash "$later" "${after[@]}" "$work/verify/run.sh")
@@ -227,6 +227,27 @@ rc=0
 out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
 tap_check "output-safety mutation: driver.py opening --report itself fails naming the line (exit $rc)" \
 	caught "^cocci/lsmconv/driver.py:[0-9]*: opens a file for writing"
+
+# --help: every command script (tracked, executable, outside tests/) has a
+# -h/--help branch (show_help in scripts/lib.sh: its header on stdout, exit
+# 0); not scripts/lib.sh (a library) nor convert.sh (its --help is the
+# Python driver's, run by tests/robustness).  Static: running a script that
+# ignores --help would run it.  Mutation: a copy without the branch fails.
+# no_help FILE...: the files without a --help branch.
+no_help() {
+	local f
+	for f in "$@"; do
+		grep -qE -- '-h \| --help\)' "$f" || echo "$f"
+	done
+}
+mapfile -t cmds < <(git ls-files -s '*.sh' | awk '$1 == "100755" { print $4 }' |
+	grep -vE '^(tests/|scripts/lib\.sh$|convert\.sh$)')
+nohelp=$(no_help "${cmds[@]}")
+tap_check "--help: every one of the ${#cmds[@]} command scripts handles -h/--help${nohelp:+ (not: $nohelp)}" \
+	test -z "$nohelp" -a "${#cmds[@]}" -gt 10
+grep -vE -- '-h \| --help\)' scripts/tree.sh >"$work/tree.sh"
+tap_check "--help mutation: scripts/tree.sh without its branch is named" \
+	test "$(no_help "$work/tree.sh")" = "$work/tree.sh"
 
 py=""
 for cand in python3 /usr/bin/python3; do

@@ -247,7 +247,11 @@ done
 # the other run ends: the waiting one goes on
 port bad LSMCONV_LOCK_WAIT=60 &
 waiter=$!
-sleep 1
+# the holder ends once the waiter says it waits (a fixed sleep raced under load)
+for _ in $(seq 1 300); do
+	grep -qF 'waiting up to 60 s' "$t/40/port.err" 2>/dev/null && break
+	sleep 0.1
+done
 kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
 wait "$waiter"

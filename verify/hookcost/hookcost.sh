@@ -38,6 +38,7 @@ while [ $# -gt 0 ]; do
 		compares+=("$2 $3")
 		shift 3
 		;;
+	-h | --help) show_help ;;
 	*) usage ;;
 	esac
 done

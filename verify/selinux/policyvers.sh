@@ -12,6 +12,7 @@
 # not read.
 set -euo pipefail
 
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	echo "usage: ${0##*/} TREE [CHECKPOLICY]" >&2
 	exit 2
