@@ -46,6 +46,7 @@ import resource
 import signal
 
 from lsmconv import cscan, form
+from lsmconv import hooks as H
 from lsmconv import items as I
 
 # What spatch prints, at the start of a line, when it gives up on a file
@@ -281,6 +282,12 @@ LEFT = {
                    r"reset_security_ops\s*\()"),
     "12": ("any", r"^[ \t]*security_initcall\s*\("),
     "20": ("any", r"\bstruct\s+security_operations\s+\w+(?:\s+__\w+)*\s*="),
+    # a declared object or pointer (`static struct security_operations
+    # *secondary_ops;`): only on a target without struct security_operations
+    # (lsm_hook_defs.h), where it cannot compile; not security.c's own
+    # `security_ops`, whose calls rule 30 converts and the series removes
+    "10": ("any", r"^[ \t]*(?:(?:static|extern|const)\s+)*struct\s+security_operations\s*"
+                  r"(?:\*\s*)*(?:const\s+)?\w+\s*(?:;|\[|=|,)"),
 }
 # (not rule 30's `security_ops->hook(`: a parameter or local of another type
 # may have the name, and only the rule knows the type: tests/cocci 45)
@@ -311,8 +318,12 @@ def unnamed(text, rules, todo_lines):
                 continue
             if f is None and line in todo_lines:
                 continue
+            if any(line == o[0] for o in out):
+                continue
+            if r == "10" and re.search(r"\bsecurity_ops\s*\S$", m.group(0)):
+                continue    # the framework's own pointer (security.c: the forward steps)
             out.append((line, re.sub(r"\s+", " ", m.group(0)).strip()))
-    return sorted(set(out))
+    return sorted(out)
 
 
 def left_items(texts, rules, items, target):
@@ -322,6 +333,9 @@ def left_items(texts, rules, items, target):
     (rule 12 leaves it on purpose)."""
     if not form.define_lsm(target):
         rules = [r for r in rules if r != "12"]
+    src = H.source_of(target)
+    if not (src and src.endswith("lsm_hook_defs.h")):
+        rules = [r for r in rules if r != "10"]
     todo = {}
     for it in items:
         if it.kind == "todo":

@@ -14,7 +14,7 @@
 # (a 2 MB function under an 8 MiB hard stack limit, about 5 s).
 #
 # Shown failing on the old code (convert.sh and cocci/ of 1843a39, a git
-# worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 12
+# worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 13
 # convert.sh cases not ok.  It exited 0 with "0 changed" when spatch printed
 # "EXN: Stack overflow" (fake and real), ignored spatch --parse-c's fatal
 # error, said "exit -9" for a SIGKILL naming neither the signal nor the
@@ -24,7 +24,8 @@
 # exited 0 with the legacy ops struct of a #define left, named an ops
 # struct initialized by a macro only as a "copy at run time" (its entries
 # and the undefined foo_hooks[] unnamed), exited 0 with a
-# register_security() under #if 0 left unnamed, converted a file
+# register_security() under #if 0 or a declared *secondary_ops left
+# unnamed, converted a file
 # with a BOM without #include <linux/lsm_hooks.h>, and kept __read_mostly
 # beside __lsm_ro_after_init.  The two unit cases test this checkout's
 # cocci/: with the old one (PYTHONPATH=/tmp/old-h2/cocci) the linemap case
@@ -284,6 +285,17 @@ ln=$(grep -n 'register_security' "$t/20/if0.out/if0.c" | cut -d: -f1)
 tap_check "a register_security() under #if 0 the rules skip: exit 1, a todo at its line in the output (${ln:-none}) (got $rc)" \
 	test "$rc" -eq 1 -a -n "$ln" \
 	-a -n "$(grep -F -- "- $t/20/in/if0.c:${ln:-x}: legacy LSM API left that no rule converted or named" "$t/20/if0.md")"
+
+# declared ops objects and pointers (no struct security_operations on 6.1;
+# rule 10 is the one that reports run-time uses of ops objects)
+module | sed 's/^static struct security_operations foo_ops = {$/static struct security_operations *secondary_ops;\nstatic struct security_operations saved_ops;\n\n\0/' \
+	>"$t/20/in/decl.c"
+rules=10,11,12,20
+conv file "$t/20/in/decl.c" --out "$t/20/decl.out" --report "$t/20/decl.md"
+tap_check "declared struct security_operations objects (*secondary_ops, saved_ops): exit 1, a todo at each line of the output (got $rc)" \
+	test "$rc" -eq 1 \
+	-a -n "$(grep -F -- "- $t/20/in/decl.c:$(grep -n 'secondary_ops;' "$t/20/decl.out/decl.c" | cut -d: -f1): legacy LSM API left" "$t/20/decl.md")" \
+	-a -n "$(grep -F -- "- $t/20/in/decl.c:$(grep -n 'saved_ops;' "$t/20/decl.out/decl.c" | cut -d: -f1): legacy LSM API left" "$t/20/decl.md")"
 
 # --- a UTF-8 BOM ---------------------------------------------------------------
 rules=20
