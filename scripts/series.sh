@@ -297,6 +297,9 @@ run_step() {
 				>/dev/null 2>>"$work/logs/$i.err" ||
 				failed "step $((i + 1)) (convert.sh --rules $nums) failed: $(tail -n 3 "$work/logs/$i.err" | paste -sd' ' -) (log: $work/logs/$i.err; --out unchanged)"
 			cat "$work/logs/$i.conv.md" >>"$work/logs/$i.report.md"
+			# the tree its todos point into (final_todos: a later step may
+			# rewrite their lines)
+			g add -A && g write-tree >"$work/logs/$i.conv.tree"
 			;;
 		*) failed "step $((i + 1)): unknown command '$cmd'" ;;
 		esac
@@ -634,8 +637,9 @@ main() {
 }
 
 # final_todos: the items left for a human after the last step (items.jsonl,
-# lsmconv.items): forward.py's todos, the todos of the last convert.sh run,
-# and any legacy API still in the framework or module sources.
+# lsmconv.items): forward.py's todos, the todos of the last convert.sh run
+# whose lines no later step rewrote, and any legacy API still in the
+# framework or module sources.
 final_todos() {
 	local last='' i
 	for i in "${!STEPS[@]}"; do
@@ -643,7 +647,8 @@ final_todos() {
 	done
 	items select todo "$work"/logs/*.items
 	if [ -n "$last" ]; then
-		items select todo --sort --strip "$tree" "$work/logs/$last.conv.jsonl"
+		items select todo --sort --strip "$tree" --still "$(cat "$work/logs/$last.conv.tree")" \
+			"$work/logs/$last.conv.jsonl"
 	fi
 	# legacy API in the final tree that the target does not have too (its
 	# comments still mention security_ops)

@@ -59,6 +59,8 @@ TARGET_FILES = (
 TREE_FILES = (
     ("security", ".c", True, rb"security_operations|security_ops|SECURITY_YAMA_STACKED|"
      rb"security_module_enable|register_security|reset_security_ops"),
+    ("security", ".h", True, rb"security_operations|security_ops|register_security|"
+     rb"reset_security_ops"),
     ("include/linux", ".h", False, rb"security_operations|security_ops"),
 )
 
@@ -326,7 +328,13 @@ def check_target(target):
         raise Fail("--target %s: neither include/linux/lsm_hook_defs.h nor a struct "
                    "security_operations (read for the hook table: every rule): not a kernel "
                    "tree the rules can use" % target)
-    for rel, why in TARGET_FILES:
+    need = list(TARGET_FILES)
+    if os.path.isfile(os.path.join(target, "include/linux/lsm_hook_defs.h")):
+        # a stacked tree: without it the target looks older than 5.1 and
+        # security_initcall() would be kept with nothing to say so
+        need.append(("include/linux/lsm_hooks.h", "rules 11, 12 and 20 (lsmconv.form): "
+                     "the registration form, DEFINE_LSM, __lsm_ro_after_init"))
+    for rel, why in need:
         if not os.path.isfile(os.path.join(target, rel)):
             raise Fail("--target %s: no %s (read for %s): not a kernel tree the rules can use"
                        % (target, rel, why))

@@ -58,7 +58,10 @@ As a command (for scripts that need counts or todos, never the Markdown):
                                             the files' order (--sort: report
                                             order); --strip removes the first
                                             "DIR/" of the file (else of the
-                                            message)
+                                            message); with --still SNAPSHOT
+                                            (a git tree of DIR) only those
+                                            whose line DIR still has as in
+                                            SNAPSHOT
     python3 -m lsmconv.items from-lines RULE
                                             `file:line: message` lines on
                                             stdin as todo items
@@ -66,6 +69,7 @@ Exit 0, 2 on a usage or input error (lsmconv.exits).
 """
 import json
 import re
+import subprocess
 import sys
 from collections import namedtuple
 
@@ -247,9 +251,40 @@ def _strip(item, prefix):
     return item._replace(message=item.message.replace(p, "", 1))
 
 
+def still_there(items, repo, snapshot):
+    """The items whose line reads the same in the git work tree `repo` as
+    in its tree object `snapshot` (a todo of an earlier step whose line a
+    later step rewrote or removed is not left); file paths relative to
+    repo.  A file that cannot be read in either keeps its items."""
+    cache = {}
+
+    def lines(kind, f):
+        if (kind, f) not in cache:
+            try:
+                if kind == "now":
+                    with open("%s/%s" % (repo, f), "rb") as fh:
+                        data = fh.read()
+                else:
+                    data = subprocess.run(["git", "-C", repo, "show", "%s:%s" % (snapshot, f)],
+                                          capture_output=True, check=True).stdout
+                cache[(kind, f)] = data.split(b"\n")
+            except (OSError, subprocess.CalledProcessError):
+                cache[(kind, f)] = None
+        return cache[(kind, f)]
+
+    out = []
+    for i in items:
+        now, then = lines("now", i.file), lines("then", i.file)
+        if now is None or then is None or not i.line or i.line > len(then) or \
+                (i.line <= len(now) and now[i.line - 1] == then[i.line - 1]):
+            out.append(i)
+    return out
+
+
 USAGE = """usage: python3 -m lsmconv.items count ITEMS.jsonl...
        python3 -m lsmconv.items todos ITEMS.jsonl...
-       python3 -m lsmconv.items select todo [--sort] [--strip DIR] ITEMS.jsonl...
+       python3 -m lsmconv.items select todo [--sort] [--strip DIR
+                [--still SNAPSHOT]] ITEMS.jsonl...
        python3 -m lsmconv.items from-lines RULE   (lines on stdin)
 """
 
@@ -258,7 +293,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     cmd = argv[0] if argv else None
     args = argv[1:]
-    strip, sort = None, False
+    strip, sort, still = None, False, None
     if cmd == "select":
         if not args or args[0] != "todo":
             cmd = None
@@ -267,6 +302,8 @@ def main(argv=None):
             sort, args = True, args[1:]
         if args[:1] == ["--strip"] and len(args) > 1:
             strip, args = args[1], args[2:]
+            if args[:1] == ["--still"] and len(args) > 1:
+                still, args = args[1], args[2:]
     if cmd not in ("count", "todos", "select", "from-lines") or \
             (not args and cmd != "from-lines") or (cmd == "from-lines" and len(args) != 1):
         sys.stderr.write(USAGE)
@@ -287,7 +324,8 @@ def main(argv=None):
         out = "".join("%s:%s: %s\n" % (i.file, i.line, text(i)) for i in todos(items))
     elif cmd == "select":
         sel = todos(items) if sort else [i for i in items if state_of(i) == "todo"]
-        out = dumps(_strip(i, strip) for i in sel)
+        sel = [_strip(i, strip) for i in sel]
+        out = dumps(still_there(sel, strip, still) if still else sel)
     else:
         out = dumps(items)
     sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))

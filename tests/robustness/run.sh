@@ -18,7 +18,7 @@
 # --out, exited 1 with a traceback on /dev/full, ignored SIGINT to its PID,
 # accepted a target with only lsm_hook_defs.h.
 #
-# The target is a fixture: the five files of the distro tree (TREE=)
+# The target is a fixture: the six files of the distro tree (TREE=)
 # the rules read.  Most cases run only rule 20 (the hook list): the cases
 # are about the driver, not the rules.  The cases that need another user
 # run as nobody (setpriv, util-linux) and are skipped when not root.
@@ -29,8 +29,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 convert=${CONVERT:-$root/convert.sh}
 src=${TREE:-$LSMCONV_DISTRO_TREE}
 input=$root/tests/cocci/cases/12-no-name/input.c
-files=(include/linux/lsm_hook_defs.h include/linux/security.h security/security.c
-	security/commoncap.c security/Kconfig)
+files=(include/linux/lsm_hook_defs.h include/linux/lsm_hooks.h include/linux/security.h
+	security/security.c security/commoncap.c security/Kconfig)
 
 echo "TAP version 13"
 if ! command -v spatch >/dev/null; then
@@ -274,6 +274,26 @@ rc=0
 "$convert" file "$input" --target "$t/partial" --out "$t/partial-out" >/dev/null 2>"$t/stderr" || rc=$?
 tap_check "a --target with only lsm_hook_defs.h is refused (exit $rc) naming a missing file" \
 	test "$rc" -eq 2 -a ! -e "$t/partial-out" -a -n "$(grep -F 'include/linux/security.h' "$t/stderr")"
+
+# A stacked target (lsm_hook_defs.h) without lsm_hooks.h looked older than
+# 5.1: security_initcall() was kept, exit 0 (the fuzzer's finding F6)
+mkdir -p "$t/nohooks"
+cp -R -- "$target/." "$t/nohooks/"
+rm -f -- "$t/nohooks/include/linux/lsm_hooks.h"
+rc=0
+"$convert" file "$input" --target "$t/nohooks" --out "$t/nohooks-out" >/dev/null 2>"$t/stderr" || rc=$?
+tap_check "a stacked --target without lsm_hooks.h is refused (exit $rc) naming it, nothing written" \
+	test "$rc" -eq 2 -a ! -e "$t/nohooks-out" -a -n "$(grep -F 'include/linux/lsm_hooks.h' "$t/stderr")"
+
+# A module's own header under security/ with legacy API was never read in
+# tree mode: exit 0 with it left (the fuzzer's finding F3)
+mkdir -p "$t/hdr/security/mod" "$t/hdr/include/linux"
+cp -- "$input" "$t/hdr/security/mod/mod.c"
+printf '#include <linux/security.h>\nextern struct security_operations mod_ops;\n' \
+	>"$t/hdr/security/mod/mod.h"
+conv tree "$t/hdr" --rules 10,20 --out "$t/hdr-out" --items "$t/hdr.jsonl"
+tap_check "tree mode reads security/**/*.h: a header's extern ops struct is a todo at its line (exit $rc)" \
+	test "$rc" -eq 1 -a -n "$(grep -F '"line": 2' "$t/hdr.jsonl" | grep -F 'mod/mod.h' | grep -F '"todo"')"
 
 # --- the hostile round's areas (issue 29), one file each ---------------------
 # tests/robustness/NN-AREA.sh: sourced here, with conv, as_nobody, $t,
