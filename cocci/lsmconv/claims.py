@@ -326,6 +326,11 @@ def unnamed(text, rules, todo_lines):
     return sorted(out)
 
 
+# how left_items() begins its todos (convert.sh port leaves them to its own
+# sweep, which names the same lines with more)
+LEFT_MESSAGE = "legacy LSM API left that no rule converted or named"
+
+
 def left_items(texts, rules, items, target):
     """The driver's todos for unnamed(): texts {user's path: converted
     text}, rules the ids that ran, items the run's items so far.  A target
@@ -359,7 +364,6 @@ def left_items(texts, rules, items, target):
     for path, text in texts.items():
         for line, what in unnamed(text, rules, todo.get(path, set())):
             out.append(I.Item(path, line, "todo", None,
-                              "legacy LSM API left that no rule converted or named: `%s` (a "
-                              "shape or a context the rules do not match): convert it by hand"
-                              % what, "driver"))
+                              "%s: `%s` (a shape or a context the rules do not match): "
+                              "convert it by hand" % (LEFT_MESSAGE, what), "driver"))
     return out

@@ -15,7 +15,8 @@
 #
 # Shown failing on the old code (convert.sh and cocci/ of 1843a39, a git
 # worktree, CONVERT=/tmp/old-h2/convert.sh with this file): all 13
-# convert.sh cases not ok.  It exited 0 with "0 changed" when spatch printed
+# convert.sh file cases not ok; the port's sweep case (run from this
+# checkout, with cocci/lsmconv/port.py of 1843a39 put back) exited 0.  It exited 0 with "0 changed" when spatch printed
 # "EXN: Stack overflow" (fake and real), ignored spatch --parse-c's fatal
 # error, said "exit -9" for a SIGKILL naming neither the signal nor the
 # file, counted a DEFINE_LSM() claim a rule printed without making it,
@@ -47,6 +48,7 @@ target=$t/20/target
 #   kill    a rule run is killed by SIGKILL
 #   fatal   --parse-c prints "Fatal error: exception Stack_overflow", exits 2
 #   lie     rule 12 prints a DEFINE_LSM() finding and changes nothing
+#   sweep   the port's legacy sweep prints "EXN: Stack overflow in FILE", exits 0
 cat >"$t/20/bin/spatch" <<'EOF'
 #!/usr/bin/env bash
 set -euo pipefail
@@ -74,6 +76,12 @@ if [ -n "$file" ]; then
 	fatal.1)
 		echo "Fatal error: exception Stack_overflow"
 		exit 2
+		;;
+	sweep.0)
+		if [ "${rule##*/}" = legacy-sweep.cocci ]; then
+			echo "EXN: Stack overflow in $file" >&2
+			exit 0
+		fi
 		;;
 	lie.0)
 		if [ "${rule##*/}" = 12-define-lsm.cocci ]; then
@@ -135,6 +143,19 @@ fake fatal fatal
 tap_check "spatch --parse-c's 'Fatal error: exception Stack_overflow': exit 2 naming the file and the error (got $rc)" \
 	test "$rc" -eq 2 -a ! -e "$t/20/fatal.out" \
 	-a -n "$(grep -F fatal.c <<<"$err" | grep -F 'Fatal error')"
+
+# convert.sh port: its legacy sweep, a spatch run of its own
+mkdir -p "$t/20/port"
+{
+	echo "/* LSMCONV_FAKE_MARK */"
+	module
+} >"$t/20/port/foo.c"
+rc=0
+FAKE_MODE=sweep FAKE_REAL=$(command -v spatch) PATH="$t/20/bin:$PATH" \
+	"$root/convert.sh" port "$t/20/port" --name foo --target "$target" --out "$t/20/port.out" \
+	--report "$t/20/port.md" >/dev/null 2>"$t/stderr" || rc=$?
+tap_check "convert.sh port: spatch's 'EXN: Stack overflow' in the legacy sweep: exit 3 naming the sweep and the overflow (got $rc)" \
+	test "$rc" -eq 3 -a -n "$(grep -F legacy-sweep.cocci "$t/stderr" | grep -F 'Stack overflow')"
 
 rules=11,12,20
 fake lie lie
