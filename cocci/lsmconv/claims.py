@@ -285,7 +285,8 @@ LEFT = {
     # a declared object or pointer (`static struct security_operations
     # *secondary_ops;`): only on a target without struct security_operations
     # (lsm_hook_defs.h), where it cannot compile; not security.c's own
-    # `security_ops`, whose calls rule 30 converts and the series removes
+    # `security_ops` (a definition, not a module's extern), whose calls rule
+    # 30 converts and the series removes
     "10": ("any", r"^[ \t]*(?:(?:static|extern|const)\s+)*struct\s+security_operations\s*"
                   r"(?:\*\s*)*(?:const\s+)?\w+\s*(?:;|\[|=|,)"),
 }
@@ -320,7 +321,8 @@ def unnamed(text, rules, todo_lines):
                 continue
             if any(line == o[0] for o in out):
                 continue
-            if r == "10" and re.search(r"\bsecurity_ops\s*\S$", m.group(0)):
+            if r == "10" and re.search(r"\bsecurity_ops\s*\S$", m.group(0)) and \
+                    not re.match(r"\s*extern\b", m.group(0)):
                 continue    # the framework's own pointer (security.c: the forward steps)
             out.append((line, re.sub(r"\s+", " ", m.group(0)).strip()))
     return sorted(out)

@@ -309,12 +309,13 @@ tap_check "a register_security() under #if 0 the rules skip: exit 1, a todo at i
 
 # declared ops objects and pointers (no struct security_operations on 6.1;
 # rule 10 is the one that reports run-time uses of ops objects)
-module | sed 's/^static struct security_operations foo_ops = {$/static struct security_operations *secondary_ops;\nstatic struct security_operations saved_ops;\n\n\0/' \
+module | sed 's/^static struct security_operations foo_ops = {$/extern struct security_operations *security_ops;\nstatic struct security_operations *secondary_ops;\nstatic struct security_operations saved_ops;\n\n\0/' \
 	>"$t/20/in/decl.c"
 rules=10,11,12,20
 conv file "$t/20/in/decl.c" --out "$t/20/decl.out" --report "$t/20/decl.md"
-tap_check "declared struct security_operations objects (*secondary_ops, saved_ops): exit 1, a todo at each line of the output (got $rc)" \
+tap_check "declared struct security_operations objects (extern *security_ops, *secondary_ops, saved_ops): exit 1, a todo at each line of the output (got $rc)" \
 	test "$rc" -eq 1 \
+	-a -n "$(grep -F -- "- $t/20/in/decl.c:$(grep -n 'security_ops;' "$t/20/decl.out/decl.c" | cut -d: -f1): legacy LSM API left" "$t/20/decl.md")" \
 	-a -n "$(grep -F -- "- $t/20/in/decl.c:$(grep -n 'secondary_ops;' "$t/20/decl.out/decl.c" | cut -d: -f1): legacy LSM API left" "$t/20/decl.md")" \
 	-a -n "$(grep -F -- "- $t/20/in/decl.c:$(grep -n 'saved_ops;' "$t/20/decl.out/decl.c" | cut -d: -f1): legacy LSM API left" "$t/20/decl.md")"
 
