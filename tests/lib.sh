@@ -39,6 +39,29 @@ tap_skip() {
 	echo "ok $TAP_N - $1 # SKIP $2"
 }
 
+# signal_mid_run SIG PID [PROCESS]: once PROCESS (spatch) runs in the session
+# that PID leads (a command started in the background through setsid), send
+# SIG to PID, wait for it, then for its session to empty (what it killed may
+# take a moment under load); sets rc (PID's exit status) and left (processes
+# still in the session, listed as diagnostics).
+# shellcheck disable=SC2034 # rc and left are the caller's
+signal_mid_run() {
+	local sig=$1 pid=$2 proc=${3:-spatch} _
+	for _ in $(seq 1 1200); do
+		pgrep -s "$pid" -x "$proc" >/dev/null && break
+		sleep 0.1
+	done
+	kill "-$sig" "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	for _ in $(seq 1 100); do
+		pgrep -s "$pid" >/dev/null || break
+		sleep 0.1
+	done
+	left=$(pgrep -s "$pid" | wc -l)
+	[ "$left" -eq 0 ] || tap_diag "left in the session:" "$(ps -o pid,pgid,stat,etime,args -s "$pid")"
+}
+
 tap_diag() {
 	printf '%s\n' "$@" | sed 's/^/# /'
 }

@@ -241,20 +241,10 @@ for sig in INT TERM; do
 	(TMPDIR=$p10/tmp exec setsid "$convert" port "$p10/pin" --name p10 --target "$target" \
 		--out "$p10/sig.out" --report "$p10/sig.md" >/dev/null 2>"$p10/stderr") &
 	pid=$!
-	for _ in $(seq 1 600); do
-		pgrep -s "$pid" -x spatch >/dev/null && break
-		sleep 0.1
-	done
-	kill "-$sig" "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	for _ in $(seq 1 100); do
-		pgrep -s "$pid" >/dev/null || break
-		sleep 0.1
-	done
+	signal_mid_run "$sig" "$pid"
 	want=$((128 + $(kill -l "$sig")))
-	tap_check "paths: port SIG$sig: exit $want (got $rc), no process, no temporary folder, no --out" \
-		test "$rc" -eq "$want" -a -z "$(pgrep -s "$pid")" -a -z "$(ls -A "$p10/tmp")" \
+	tap_check "paths: port SIG$sig: exit $want (got $rc), no process ($left), no temporary folder, no --out" \
+		test "$rc" -eq "$want" -a "$left" -eq 0 -a -z "$(ls -A "$p10/tmp")" \
 		-a ! -e "$p10/sig.out" -a ! -e "$p10/sig.md"
 done
 

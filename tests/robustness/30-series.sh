@@ -209,19 +209,7 @@ if [ "$have_mini" -eq 1 ]; then
 		setsid env --default-signal=INT "$convert" series --baseline "$mini" --own \
 			--out "$d30/sig/out" --work "$d30/sig/work" --jobs 1 >/dev/null 2>"$d30/sig/err" &
 		pid=$!
-		for _ in $(seq 1 1200); do
-			pgrep -s "$pid" -x spatch >/dev/null && break
-			sleep 0.1
-		done
-		kill "-$sig" "$pid"
-		rc=0
-		wait "$pid" || rc=$?
-		for _ in $(seq 1 100); do
-			pgrep -s "$pid" >/dev/null || break
-			sleep 0.1
-		done
-		left=$(pgrep -s "$pid" | wc -l)
-		[ "$left" -eq 0 ] || tap_diag "left in the session:" "$(ps -o pid,stat,args -s "$pid")"
+		signal_mid_run "$sig" "$pid"
 	}
 	for sig in INT TERM; do
 		sig30 "$sig"

@@ -260,25 +260,13 @@ tap_check "make port: a run that waited goes on once the other ends (it converts
 
 # interrupted mid-step: convert.sh (spatch) runs when the signal comes
 midsig() {
-	local sig=$1 pid _
+	local sig=$1 pid
 	rm -rf "$w40" "$t/40/msig.err"
 	[ -z "${2:-}" ] || mkdir -p "$w40"
 	own_session "$root/verify/port.sh" --target "$t/40/good" --work "$w40" --baseline none \
 		"$t/40/mod:mymod" >/dev/null 2>"$t/40/msig.err" &
 	pid=$!
-	for _ in $(seq 1 600); do
-		pgrep -s "$pid" -x spatch >/dev/null && break
-		sleep 0.1
-	done
-	kill "-$sig" "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	for _ in $(seq 1 100); do
-		pgrep -s "$pid" >/dev/null || break
-		sleep 0.1
-	done
-	left=$(pgrep -s "$pid" | wc -l)
-	[ "$left" -eq 0 ] || tap_diag "left in the session:" "$(ps -o pid,stat,etime,args -s "$pid")"
+	signal_mid_run "$sig" "$pid"
 }
 for sig in INT TERM; do
 	midsig "$sig"

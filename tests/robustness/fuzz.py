@@ -663,6 +663,13 @@ def check_case(target, case, res):
                 not re.search(r"#\s*include\s*<linux/lsm_hooks\.h>", code):
             fail("claim", "%s: a hook list without #include <linux/lsm_hooks.h>" % p)
         for m in re.finditer(r"\bsecurity_add_hooks\s*\(\s*(\w+)", code):
+            # a list left for a human (an ops struct made by a macro): the
+            # registration is converted and a todo at its line says the
+            # array is the human's to write
+            first = code.count("\n", 0, m.start()) + 1
+            last = first + code.count("\n", m.start(), max(code.find(";", m.start()), m.start()))
+            if todos.get(res["tree"] + "/" + p, set()) & set(range(first, last + 1)):
+                continue
             if not re.search(r"\b%s\s*\[\s*\]" % m.group(1), code):
                 fail("claim", "%s: security_add_hooks(%s, ...) in the output, no %s[] defined"
                      % (p, m.group(1), m.group(1)))

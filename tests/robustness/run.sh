@@ -311,28 +311,14 @@ done
 # tmpleft (files left in TMPDIR or the current directory, where spatch
 # --jobs makes its workers' directories unless given --tmp-dir).
 interrupt() {
-	local sig=$1 pid sid _
+	local sig=$1 pid
 	rm -rf "$t/sig" && mkdir -p "$t/sig/tmp" "$t/sig/cwd"
 	cp -- "$input" "$t/sig/in.c"
 	cp -- "$input" "$t/sig/in2.c"
 	(cd "$t/sig/cwd" && TMPDIR=$t/sig/tmp exec setsid "$convert" file "$t/sig/in.c" \
 		"$t/sig/in2.c" --target "$target" --jobs 2 --out "$t/sig/out" >/dev/null 2>"$t/sig/err") &
 	pid=$!
-	sid=$pid
-	for _ in $(seq 1 600); do
-		pgrep -s "$sid" -x spatch >/dev/null && break
-		sleep 0.1
-	done
-	kill "-$sig" "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	# what the driver killed may take a moment to go under load
-	for _ in $(seq 1 100); do
-		pgrep -s "$sid" >/dev/null || break
-		sleep 0.1
-	done
-	left=$(pgrep -s "$sid" | wc -l)
-	[ "$left" -eq 0 ] || tap_diag "left in the session:" "$(ps -o pid,pgid,stat,etime,args -s "$sid")"
+	signal_mid_run "$sig" "$pid"
 	tmpleft=$(find "$t/sig/tmp" "$t/sig/cwd" -mindepth 1 | wc -l)
 }
 for sig in INT TERM; do
