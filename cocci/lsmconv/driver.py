@@ -111,16 +111,7 @@ See docs/converter.md.
 """
 
 
-class Fail(Exception):
-    def __init__(self, msg, code=exits.USAGE):
-        Exception.__init__(self, msg)
-        self.code = code
-
-
-class Interrupted(Exception):
-    def __init__(self, signum):
-        Exception.__init__(self, signum)
-        self.signum = signum
+Fail, Interrupted = exits.Fail, exits.Interrupted
 
 
 # --- signals and children ----------------------------------------------------

@@ -10,6 +10,11 @@ checks that the two agree and that no command exits with a bare number.
     FAILED     3    a step failed after writing started (what was written
                     is named)
     INT, TERM  130, 143  interrupted by SIGINT, SIGTERM
+
+    Fail(msg, code=USAGE)   the error a command reports and exits with
+                            (.code)
+    Interrupted(signum)     SIGINT or SIGTERM arrived (a command exits
+                            interrupted(signum))
 """
 import signal
 
@@ -24,3 +29,20 @@ TERM = 128 + signal.SIGTERM
 def interrupted(signum):
     """The exit code of a run stopped by signal signum (130, 143)."""
     return 128 + signum
+
+
+class Fail(Exception):
+    """An error; .code is the exit status."""
+
+    def __init__(self, msg, code=USAGE):
+        Exception.__init__(self, msg)
+        self.code = code
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM (a child convert.sh or spatch got it too, and
+    stops)."""
+
+    def __init__(self, signum):
+        Exception.__init__(self, signum)
+        self.signum = signum

@@ -76,20 +76,7 @@ LEGACY_FUNCS = ("register_security", "unregister_security", "mod_reg_security",
 LEGACY_TOKENS = ("security_operations", "security_ops", "secondary_ops") + LEGACY_FUNCS
 
 
-class Fail(Exception):
-    """An error; .code is the exit status."""
-
-    def __init__(self, msg, code=exits.USAGE):
-        Exception.__init__(self, msg)
-        self.code = code
-
-
-class Interrupted(Exception):
-    """SIGINT or SIGTERM (the child convert.sh got it too, and stops)."""
-
-    def __init__(self, signum):
-        Exception.__init__(self, signum)
-        self.signum = signum
+Fail, Interrupted = exits.Fail, exits.Interrupted
 
 
 class _Sig:
