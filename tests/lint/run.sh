@@ -199,13 +199,15 @@ out=$(python3 tests/lint/exitcodes.py "$m" 2>/dev/null) || rc=$?
 tap_check "exit-code mutation: a die() that exits 1 fails naming it (exit $rc)" caught "die() must exit"
 
 # The output-safety layer (docs/CONTRACTS.md): every Python command entry
-# (driver.py, port.py) calls fsio.check_paths() and opens no output itself
+# (driver.py, port.py) calls fsio.check_paths() and opens no output itself,
+# every shell command with an output directory calls guard_out (series.sh
+# also lsmconv.fsio check-paths) or is exempt with its reason
 # (tests/lint/fsiocheck.py).  Mutations, in scratch copies: port.py without
 # its check_paths() call, and driver.py writing the report with open(), must
 # each fail naming the file.
 rc=0
 out=$(python3 tests/lint/fsiocheck.py "$root") || rc=$?
-tap_check "output safety: driver.py and port.py call fsio.check_paths and write outputs only through fsio (exit $rc)" \
+tap_check "output safety: driver.py and port.py call fsio.check_paths and write outputs only through fsio; every shell command with an output directory calls guard_out or is exempt with its reason (exit $rc)" \
 	test "$rc" = 0
 [ -z "$out" ] || tap_diag "$out"
 # fsio_mutant NAME: a scratch tree with the entries fsiocheck.py reads
@@ -227,6 +229,20 @@ rc=0
 out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
 tap_check "output-safety mutation: driver.py opening --report itself fails naming the line (exit $rc)" \
 	caught "^cocci/lsmconv/driver.py:[0-9]*: opens a file for writing"
+# the shell commands: series.sh without its check-paths call, and a new
+# command with an --out option that guards nothing, each named
+m=$(fsio_mutant fsio-shell)
+mkdir -p "$m/scripts"
+grep -v 'lsmconv.fsio check-paths' scripts/series.sh >"$m/scripts/series.sh"
+# shellcheck disable=SC2016 # a script's text, unexpanded
+printf 'case $1 in\n--out) out=$2 ;;\nesac\n' >"$m/scripts/new.sh"
+git -C "$m" init -q && git -C "$m" add -A
+rc=0
+out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
+tap_check "output-safety mutation: series.sh without lsmconv.fsio check-paths fails naming it (exit $rc)" \
+	caught "^scripts/series.sh:0: never calls lsmconv.fsio check-paths"
+tap_check "output-safety mutation: a new command with --out and no guard_out is named (exit $rc)" \
+	caught "^scripts/new.sh:0: takes an output directory"
 
 # --help: every command script (tracked, executable, outside tests/) has a
 # -h/--help branch (show_help in scripts/lib.sh: its header on stdout, exit
