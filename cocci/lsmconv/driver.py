@@ -956,7 +956,15 @@ def make_items(w, n, raw, extra, snaps, final, small, parse):
     # stable: a file's findings at one line keep the order its (one) worker
     # printed them in
     resolved.sort(key=lambda r: (r[0], os.fsencode(r[1]), r[2]))
-    for _k, fname, ln, kind, detail, rule in resolved:
+    # a rule reports a finding once (emit_once) per spatch process: a header
+    # that two --jobs workers both read (an input, and included by another
+    # input) is reported by each; it is one finding
+    seen = set()
+    for r in resolved:
+        if r in seen:
+            continue
+        seen.add(r)
+        _k, fname, ln, kind, detail, rule = r
         add(fname, ln, kind, detail, rule)
     # the last pass gives lines of the result
     for inp, kind, ln, detail in extra:
