@@ -328,9 +328,9 @@ def unnamed(text, rules, todo_lines):
     return sorted(out)
 
 
-# how left_items() begins its todos (convert.sh port leaves them to its own
-# sweep, which names the same lines with more)
-LEFT_MESSAGE = "legacy LSM API left that no rule converted or named"
+# the rule of left_items()' todos (lsmconv.items): convert.sh port leaves
+# them to its own sweep, which names the same lines with more
+LEFT_RULE = "driver-left"
 
 
 def left_items(texts, rules, items, target):
@@ -366,6 +366,7 @@ def left_items(texts, rules, items, target):
     for path, text in texts.items():
         for line, what in unnamed(text, rules, todo.get(path, set())):
             out.append(I.Item(path, line, "todo", None,
-                              "%s: `%s` (a shape or a context the rules do not match): "
-                              "convert it by hand" % (LEFT_MESSAGE, what), "driver"))
+                              "legacy LSM API left that no rule converted or named: `%s` (a "
+                              "shape or a context the rules do not match): convert it by hand"
+                              % what, LEFT_RULE))
     return out

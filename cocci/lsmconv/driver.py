@@ -116,21 +116,13 @@ Fail, Interrupted = exits.Fail, exits.Interrupted
 
 # --- signals and children ----------------------------------------------------
 
-class _State:
-    signum = None       # the signal that stopped us
-    deferred = False    # raise nothing: the run is past its last write
-    children = set()    # Popen objects running (each its own process group)
-
-
-def _on_signal(signum, _frame):
-    if _State.signum is None:
-        _State.signum = signum
-    if not _State.deferred:
-        raise Interrupted(signum)
+# SIGINT/SIGTERM: exits.catch_signals, exits.Signals; the children running
+# (Popen objects, each its own process group) are stopped by run()
+_CHILDREN = set()
 
 
 def _stop_children():
-    for p in list(_State.children):
+    for p in list(_CHILDREN):
         for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
             try:
                 os.killpg(p.pid, sig)
@@ -149,7 +141,7 @@ def _stop_children():
             except OSError:
                 break
             time.sleep(0.05)
-        _State.children.discard(p)
+        _CHILDREN.discard(p)
 
 
 def run(cmd, env=None, stdout=None, stderr=None, progress=None):
@@ -164,7 +156,7 @@ def run(cmd, env=None, stdout=None, stderr=None, progress=None):
         p = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
                              stderr=stderr, process_group=0,
                              preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, sigs))
-        _State.children.add(p)
+        _CHILDREN.add(p)
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
         raise
@@ -180,7 +172,7 @@ def run(cmd, env=None, stdout=None, stderr=None, progress=None):
         done.set()
         if p.returncode is None:
             _stop_children()
-        _State.children.discard(p)
+        _CHILDREN.discard(p)
 
 
 def _heartbeat(progress, done):
@@ -297,8 +289,7 @@ class Input:
         self.rel = rel
         self.data = data
         self.st = st
-        self.crlf = b"\0" not in data and data.count(b"\n") > 0 and \
-            data.count(b"\r\n") == data.count(b"\n")
+        self.crlf = fsio.crlf(data)
         self.work = None        # absolute path of the work copy
         self.final = None       # bytes to write (line endings restored)
 
@@ -338,10 +329,6 @@ def _grep(path, pattern):
         raise Fail("cannot read %s: %s" % (path, e.strerror))
 
 
-def _inside(path, top):
-    return path == top or path.startswith(top.rstrip("/") + "/")
-
-
 def tree_files(tree):
     """(rels, skipped): the relative paths (str, C-locale order) of the files
     tree mode converts, and [(rel, why)] of what it did not read that may
@@ -361,7 +348,7 @@ def tree_files(tree):
                 dirs[:] = []
             for x in dirs:
                 p = os.path.join(d, x)
-                if os.path.islink(p) and not _inside(os.path.realpath(p), real_base):
+                if os.path.islink(p) and not fsio.within(os.path.realpath(p), real_base):
                     skipped.append((os.path.relpath(p, tree), (
                         "not read: a symlink to the directory %s, outside %s/: convert its "
                         "files with convert.sh file or tree" % (os.readlink(p), top))))
@@ -391,7 +378,7 @@ def tree_files(tree):
         seen.add((st.st_dev, st.st_ino))
         if not _grep(p, pattern):
             continue
-        if _inside(os.path.realpath(p), real_tree):
+        if fsio.within(os.path.realpath(p), real_tree):
             found.append(rel)
         else:
             skipped.append((rel, "not converted: a symlink to %s, outside the tree; convert "
@@ -1187,7 +1174,7 @@ def convert(o):
                 _oserr(e), "restored what was written" if not failed else
                 "could not restore: " + ", ".join(failed)), exits.FAILED)
         # past the point of no return: a signal now is noted, not obeyed
-        _State.deferred = True
+        exits.Signals.deferred = True
         inst.journal = []
         try:
             for out in outputs:
@@ -1203,14 +1190,14 @@ def convert(o):
                        % (_oserr(e), ", ".join(inst.written) or "no file changed"),
                        exits.FAILED)
     except Interrupted:
-        _State.deferred = True
+        exits.Signals.deferred = True
         _stop_children()
         failed = inst.undo() if inst else []
         raise Fail("interrupted%s" % (
             "" if not failed else "; could not restore: " + ", ".join(failed)),
-            exits.interrupted(_State.signum or signal.SIGINT))
+            exits.interrupted(exits.Signals.signum or signal.SIGINT))
     finally:
-        _State.deferred = True
+        exits.Signals.deferred = True
         _stop_children()
         if inst:
             inst.cleanup()
@@ -1229,8 +1216,7 @@ def convert(o):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    signal.signal(signal.SIGINT, _on_signal)
-    signal.signal(signal.SIGTERM, _on_signal)
+    exits.catch_signals()
     try:
         o = parse_args(argv)
         if o is None:
@@ -1239,15 +1225,12 @@ def main(argv=None):
             return exits.DONE
         return convert(o)
     except Fail as e:
-        if e.args[0]:
-            msg = e.args[0]
-            if e.code >= 128:
-                msg = "%s (%s)" % (msg, signal.Signals(e.code - 128).name)
-            say("%s: %s" % (PROG, msg))
+        if exits.describe(e):
+            say("%s: %s" % (PROG, exits.describe(e)))
         return e.code
     except Interrupted as e:
         _stop_children()
-        say("%s: interrupted (%s)" % (PROG, signal.Signals(e.signum).name))
+        say("%s: %s" % (PROG, exits.describe(e)))
         return exits.interrupted(e.signum)
     except OSError as e:
         say("%s: %s" % (PROG, _oserr(e)))

@@ -12,6 +12,9 @@ number).  The rules ask here how the converted code must look:
                               the module checks it was chosen, by name);
                               False: the framework decides (the check goes)
     define_lsm(tree)       -> True when the target has DEFINE_LSM() (5.1 on)
+    initcall(tree)         -> True when the target defines
+                              security_initcall() (before 5.1; in init.h,
+                              lsm_hooks.h or security.h)
     list_attribute(tree)   -> the attribute of a hook list array:
                               `__lsm_ro_after_init` where the target defines
                               it or its own hook lists are read-only after
@@ -56,6 +59,11 @@ def module_enable(tree):
 
 def define_lsm(tree):
     return re.search(r"#\s*define\s+DEFINE_LSM\s*\(", _code(tree)) is not None
+
+
+def initcall(tree):
+    return any(re.search(r"#\s*define\s+security_initcall\b", source.text(os.path.join(tree, rel)))
+               for rel in ("include/linux/init.h", HOOKS_H, "include/linux/security.h"))
 
 
 def list_attribute(tree):

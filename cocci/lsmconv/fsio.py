@@ -5,6 +5,8 @@
     read_text(path)             a text file's text (bytes that are not
                                 UTF-8 kept as surrogates), None when it
                                 cannot be read
+    crlf(data)                  every line ends in CRLF (converted as LF,
+                                written back as CRLF)
     write_through(path, data)   rewrite a file in place through its inode
                                 (owner, mode, hard links stay; a symlink is
                                 followed to its target)
@@ -20,6 +22,7 @@
     spatch_safe(path)           True when spatch can be given the path
                                 (spatch runs shell commands with unquoted
                                 file names)
+    within(path, top)           `path` is the directory `top` or below it
 
 The output-safety layer, used by every command before it does any work
 (lsmconv.driver, lsmconv.port; scripts/series.sh through the CLI below):
@@ -156,6 +159,14 @@ def read_text(path):
             return f.read()
     except OSError:
         return None
+
+
+def crlf(data):
+    """Does every line of the text `data` (bytes) end in CRLF?  Such a file
+    is converted with LF line ends and written back with CRLF; any other
+    CR stays as it is.  Binary data (a NUL byte) never is."""
+    return b"\0" not in data and data.count(b"\n") > 0 and \
+        data.count(b"\r\n") == data.count(b"\n")
 
 
 def same_version(path, st):
@@ -333,8 +344,9 @@ def _resolve(path):
     return real, (st.st_dev, st.st_ino), stream
 
 
-def _inside(path, top):
-    return path.startswith(top.rstrip("/") + "/")
+def within(path, top):
+    """Is `path` the directory `top` or below it (both resolved)?"""
+    return path == top or path.startswith(top.rstrip("/") + "/")
 
 
 def check_paths(inputs, outputs):
@@ -350,7 +362,7 @@ def check_paths(inputs, outputs):
             if oreal == ireal or (oid is not None and oid == iid):
                 raise Clash("%s %s is the input %s%s: refusing to overwrite it; nothing "
                             "written" % (ow, op, iw + " " if iw else "", ip))
-            if _inside(ireal, oreal) and os.path.isdir(oreal):
+            if within(ireal, oreal) and os.path.isdir(oreal):
                 raise Clash("%s %s holds the input %s%s (%s), which writing it could replace: "
                             "nothing written" % (ow, op, iw + " " if iw else "", ip, ireal))
     for n, (aw, ap, areal, aid, astream) in enumerate(outs):

@@ -22,7 +22,8 @@ One item per finding, written one JSON object a line (items.jsonl):
              any other kind a rule prints is kept as it is
     hook     the hook the message names, or null
     message  what was done, or what to do and why
-    rule     the rule that reported it ("20-hook-list"), "driver", "port",
+    rule     the rule that reported it ("20-hook-list"), "driver" (its
+             legacy-left sweep: "driver-left", lsmconv.claims), "port",
              "forward", "series"
     check    the port's check (cap, sig, reg, name, blob, sweep, entry, convert,
              lsmid), or null

@@ -52,12 +52,12 @@ import hashlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
-from lsmconv import blobs, capability, claims, exits, fsio, hooks, lsmid, lsmname, paths, report, source
+from lsmconv import blobs, capability, claims, exits, form, fsio, hooks, lsmid, lsmname, paths, report, \
+    source
 from lsmconv import items as I
 from lsmconv import headers, modconfig
 from lsmconv import cscan
@@ -77,24 +77,6 @@ LEGACY_TOKENS = ("security_operations", "security_ops", "secondary_ops") + LEGAC
 
 
 Fail, Interrupted = exits.Fail, exits.Interrupted
-
-
-class _Sig:
-    signum = None
-    deferred = False    # past the first write: noted, obeyed at the end
-    child = None        # the running convert.sh file
-
-
-def _on_signal(signum, _frame):
-    if _Sig.signum is None:
-        _Sig.signum = signum
-    if _Sig.child is not None and _Sig.child.poll() is None:
-        try:
-            _Sig.child.send_signal(signum)
-        except OSError:
-            pass
-    if not _Sig.deferred:
-        raise Interrupted(signum)
 
 
 # An output line with its items, and an item of a check (lsmconv.items).
@@ -202,11 +184,11 @@ def run_convert(target, files, outdir, items):
                               "--allow-partial"], stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL, stderr=err,
                              env=dict(os.environ, **{source.READS: log}))
-        _Sig.child = p
+        exits.Signals.child = p
         try:
             rc = _wait(p)
         finally:
-            _Sig.child = None
+            exits.Signals.child = None
     with open(errf, encoding="utf-8", errors="replace") as f:
         errtext = f.read()
     if rc != 0:
@@ -232,7 +214,7 @@ def run_convert(target, files, outdir, items):
 
 
 def _wait(p):
-    """Wait for the child; on SIGINT/SIGTERM (forwarded to it by _on_signal)
+    """Wait for the child; on SIGINT/SIGTERM (passed on to it by exits.on_signal)
     wait until it has cleaned up, then raise."""
     try:
         return p.wait()
@@ -250,7 +232,7 @@ def convert_todos(items):
     driver's legacy-left ones (lsmconv.claims.left_items): the port's sweep
     names those lines itself, with more."""
     return [(os.path.basename(i.file), int(i.line), i.message) for i in I.todos(I.load(items))
-            if not i.message.startswith(claims.LEFT_MESSAGE)]
+            if i.rule != claims.LEFT_RULE]
 
 
 # ---------------------------------------------------------------- the port
@@ -609,7 +591,7 @@ class Port:
                         "module_exit()/unload path and this comment" % (fn, self.ident, fn))))
                     has_lsm = True
                 m = re.match(r"\s*security_initcall\s*\(\s*(\w+)\s*\)\s*;", strip_comments(l.text))
-                if m and not has_lsm and not self.target_has_initcall():
+                if m and not has_lsm and not form.initcall(self.target):
                     # 4.2-4.10: the rules need a literal name in the
                     # security_add_hooks() call; the port has --name.
                     fn = m.group(1)
@@ -887,7 +869,7 @@ class Port:
                              r"(?:const\s+)?(\w+)\s*[;=,)\[]", allcode))
         ops |= {"security_ops", "secondary_ops"}
         ops_re = r"\b(%s)\s*(\.|->)" % "|".join(sorted(re.escape(o) for o in ops))
-        initcall = self.target_has_initcall()
+        initcall = form.initcall(self.target)
         for rel, text in code.items():
             raw = [l.text for l in self.files[rel]]
             lines = text.split("\n")
@@ -949,19 +931,6 @@ class Port:
                             "rewrite by hand" % m.group(1)))
                 i += 1
 
-    def target_has_initcall(self):
-        for rel in ("include/linux/init.h", "include/linux/lsm_hooks.h",
-                    "include/linux/security.h"):
-            try:
-                with open(os.path.join(self.target, rel), encoding="utf-8",
-                          errors="replace") as f:
-                    if re.search(r"#\s*define\s+security_initcall\b", f.read()):
-                        return True
-            except OSError:
-                pass
-        return False
-
-
 # ---------------------------------------------------------------- driver
 
 def collect(src):
@@ -988,8 +957,7 @@ def read_source(path):
     kept as surrogates, a BOM kept), CRLF line ends made LF when every line
     has one (crlf True: written back as CRLF), any other CR kept."""
     data = fsio.read_file(path)[0]
-    crlf = b"\0" not in data and data.count(b"\n") > 0 and \
-        data.count(b"\r\n") == data.count(b"\n")
+    crlf = fsio.crlf(data)
     if crlf:
         data = data.replace(b"\r\n", b"\n")
     return data.decode("utf-8", "surrogateescape"), crlf
@@ -1139,7 +1107,7 @@ def port_main(args):
     except Interrupted as e:
         raise Fail("interrupted: nothing written", exits.interrupted(e.signum))
     finally:
-        _Sig.deferred = True
+        exits.Signals.deferred = True
         shutil.rmtree(work, ignore_errors=True)
         os.close(lock)
     if todos:
@@ -1153,7 +1121,7 @@ def write_results(args, out, rels, port, final_nl, crlf, found, text):
     the report staged next to their destinations, then renamed into place;
     a signal from here on is noted, not obeyed (the run ends complete, as
     the driver's does).  On a failure the message names what was written."""
-    _Sig.deferred = True    # past the point of no return: a signal is noted, not obeyed
+    exits.Signals.deferred = True    # past the point of no return: a signal is noted, not obeyed
     written = []
     outputs = []
     suffix = ".lsmconv-tmp.%d" % os.getpid()
@@ -1212,18 +1180,14 @@ def main(argv=None):
         args = ap.parse_args(argv)
     except SystemExit as e:
         return exits.USAGE if e.code else exits.DONE
-    signal.signal(signal.SIGINT, _on_signal)
-    signal.signal(signal.SIGTERM, _on_signal)
+    exits.catch_signals()
     try:
         return port_main(args)
     except Fail as e:
-        msg = str(e)
-        if e.code >= 128:
-            msg = "%s (%s)" % (msg, signal.Signals(e.code - 128).name)
-        sys.stderr.write("convert.sh port: %s\n" % msg)
+        sys.stderr.write("convert.sh port: %s\n" % exits.describe(e))
         return e.code
     except Interrupted as e:
-        sys.stderr.write("convert.sh port: interrupted (%s)\n" % signal.Signals(e.signum).name)
+        sys.stderr.write("convert.sh port: %s\n" % exits.describe(e))
         return exits.interrupted(e.signum)
 
 

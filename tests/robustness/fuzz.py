@@ -84,7 +84,8 @@ sys.path.insert(0, os.path.join(ROOT, "cocci"))
 from lsmconv import capability  # noqa: E402
 from lsmconv import cscan  # noqa: E402
 from lsmconv import hooks as H  # noqa: E402
-from lsmconv.port import LEGACY_TOKENS  # noqa: E402
+from lsmconv import form, source  # noqa: E402
+from lsmconv.port import LEGACY_TOKENS, load_renames  # noqa: E402
 
 DEFAULT_SEED = 29
 HOOK_DEFS = "include/linux/lsm_hook_defs.h"
@@ -114,33 +115,18 @@ KNOWN = {
 def legacy_words(target):
     """The legacy API's identifiers on this target (see the docstring)."""
     words = list(LEGACY_TOKENS)
-    texts = []
-    for rel in ("include/linux/init.h", "include/linux/lsm_hooks.h",
-                "include/linux/security.h"):
-        try:
-            with open(os.path.join(target, rel), encoding="utf-8", errors="replace") as f:
-                texts.append(f.read())
-        except OSError:
-            pass
-    text = "\n".join(texts)
-    if not re.search(r"#\s*define\s+security_initcall\b", text):
+    if not form.initcall(target):
         words.append("security_initcall")
-    if not re.search(r"\bsecurity_module_enable\s*\(", text):
+    if not re.search(r"\bsecurity_module_enable\s*\(", "\n".join(
+            source.text(os.path.join(target, rel)) for rel in
+            ("include/linux/init.h", "include/linux/lsm_hooks.h", "include/linux/security.h"))):
         words.append("security_module_enable")
     return words
 
 
 def legacy_only_hooks():
     """Hook names of the legacy API the target no longer has (renames.tsv)."""
-    out = []
-    with open(os.path.join(ROOT, "cocci", "lsmconv", "renames.tsv"), encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or line.startswith("old\t"):
-                continue
-            old = line.split("\t")[0]
-            if re.match(r"^\w+$", old):
-                out.append(old)
-    return out
+    return [old for old in load_renames() if re.match(r"^\w+$", old)]
 
 
 class Target:
