@@ -39,16 +39,26 @@ tap_skip() {
 	echo "ok $TAP_N - $1 # SKIP $2"
 }
 
-# signal_mid_run SIG PID [PROCESS]: once PROCESS (spatch) runs in the session
-# that PID leads (a command started in the background through setsid), send
-# SIG to PID, wait for it, then for its session to empty (what it killed may
-# take a moment under load); sets rc (PID's exit status) and left (processes
-# still in the session, listed as diagnostics).
+# in_session CMD...: exec CMD in a session of its own, with SIGINT at its
+# default (a background job of a script starts with SIGINT ignored, which
+# bash cannot trap; a command in a terminal gets it).  Start it with &: the
+# job's PID leads the session.
+in_session() {
+	exec setsid env --default-signal=INT "$@"
+}
+
+# signal_mid_run SIG PID [READY...]: once READY succeeds (default: spatch
+# runs in the session that PID leads, a command started with in_session),
+# send SIG to PID, wait for it, then for its session to empty (what it
+# killed may take a moment under load); sets rc (PID's exit status) and left
+# (processes still in the session, listed as diagnostics).
 # shellcheck disable=SC2034 # rc and left are the caller's
 signal_mid_run() {
-	local sig=$1 pid=$2 proc=${3:-spatch} _
+	local sig=$1 pid=$2 _
+	shift 2
+	[ $# -gt 0 ] || set -- pgrep -s "$pid" -x spatch
 	for _ in $(seq 1 1200); do
-		pgrep -s "$pid" -x "$proc" >/dev/null && break
+		"$@" >/dev/null 2>&1 && break
 		sleep 0.1
 	done
 	kill "-$sig" "$pid"

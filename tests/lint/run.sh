@@ -205,8 +205,12 @@ tap_check "exit-code mutation: a die() that exits 1 fails naming it (exit $rc)" 
 # (tests/lint/fsiocheck.py).  Mutations, in scratch copies: port.py without
 # its check_paths() call, and driver.py writing the report with open(), must
 # each fail naming the file.
-rc=0
-out=$(python3 tests/lint/fsiocheck.py "$root") || rc=$?
+# fsio_run TREE: fsiocheck.py on TREE; sets rc and out (for caught)
+fsio_run() {
+	rc=0
+	out=$(python3 tests/lint/fsiocheck.py "$1") || rc=$?
+}
+fsio_run "$root"
 tap_check "output safety: driver.py and port.py call fsio.check_paths and write outputs only through fsio; every shell command with an output directory calls guard_out or is exempt with its reason (exit $rc)" \
 	test "$rc" = 0
 [ -z "$out" ] || tap_diag "$out"
@@ -219,14 +223,12 @@ fsio_mutant() {
 }
 m=$(fsio_mutant fsio-call)
 sed -i 's/fsio\.check_paths(/(/' "$m/cocci/lsmconv/port.py"
-rc=0
-out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
+fsio_run "$m"
 tap_check "output-safety mutation: port.py without fsio.check_paths() fails naming it (exit $rc)" \
 	caught "^cocci/lsmconv/port.py:0: never calls fsio.check_paths"
 m=$(fsio_mutant fsio-open)
 sed -i 's/^def convert(o):$/&\n    open(o.report, "wb").close()/' "$m/cocci/lsmconv/driver.py"
-rc=0
-out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
+fsio_run "$m"
 tap_check "output-safety mutation: driver.py opening --report itself fails naming the line (exit $rc)" \
 	caught "^cocci/lsmconv/driver.py:[0-9]*: opens a file for writing"
 # the shell commands: series.sh without its check-paths call, and a new
@@ -237,8 +239,7 @@ grep -v 'lsmconv.fsio check-paths' scripts/series.sh >"$m/scripts/series.sh"
 # shellcheck disable=SC2016 # a script's text, unexpanded
 printf 'case $1 in\n--out) out=$2 ;;\nesac\n' >"$m/scripts/new.sh"
 git -C "$m" init -q && git -C "$m" add -A
-rc=0
-out=$(python3 tests/lint/fsiocheck.py "$m") || rc=$?
+fsio_run "$m"
 tap_check "output-safety mutation: series.sh without lsmconv.fsio check-paths fails naming it (exit $rc)" \
 	caught "^scripts/series.sh:0: never calls lsmconv.fsio check-paths"
 tap_check "output-safety mutation: a new command with --out and no guard_out is named (exit $rc)" \

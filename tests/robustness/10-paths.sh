@@ -238,7 +238,7 @@ tap_check "paths: file mode with that target: exit 2 (got $rc), no temporary fol
 	test "$rc" -eq 2 -a -z "$(ls -A "$p10/tmp")" -a ! -e "$p10/badt.out"
 for sig in INT TERM; do
 	rm -rf -- "$p10/tmp" "$p10/sig.out" && mkdir -p "$p10/tmp"
-	(TMPDIR=$p10/tmp exec setsid "$convert" port "$p10/pin" --name p10 --target "$target" \
+	(TMPDIR=$p10/tmp in_session "$convert" port "$p10/pin" --name p10 --target "$target" \
 		--out "$p10/sig.out" --report "$p10/sig.md" >/dev/null 2>"$p10/stderr") &
 	pid=$!
 	signal_mid_run "$sig" "$pid"

@@ -206,7 +206,7 @@ if [ "$have_mini" -eq 1 ]; then
 	sig30() {
 		local sig=$1 pid
 		rm -rf "$d30/sig" && mkdir -p "$d30/sig"
-		setsid env --default-signal=INT "$convert" series --baseline "$mini" --own \
+		in_session "$convert" series --baseline "$mini" --own \
 			--out "$d30/sig/out" --work "$d30/sig/work" --jobs 1 >/dev/null 2>"$d30/sig/err" &
 		pid=$!
 		signal_mid_run "$sig" "$pid"

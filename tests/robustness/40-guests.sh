@@ -209,33 +209,14 @@ port bad LSMCONV_LOCK_WAIT=1
 tap_check "make port: LSMCONV_LOCK_WAIT=1: says it waits, then exit 2 (got $rc after $(($(date +%s) - start)) s)" \
 	test "$rc" -eq 2 -a -n "$(grep -F 'waiting up to 1 s' <<<"$err")" -a -n "$(grep -F 'still in use' <<<"$err")"
 
-# own_session CMD...: CMD in a session of its own, with SIGINT at its default
-# (a background job of a script starts with SIGINT ignored, which bash cannot
-# trap; make port in a terminal gets it).
-own_session() {
-	exec python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execvp("setsid", ["setsid"] + sys.argv[1:])' "$@"
-}
 # interrupted while waiting: SIG to port.sh alone
 waitsig() {
-	local sig=$1 pid _
+	local sig=$1 pid
 	rm -f "$t/40/wsig.err"
-	own_session "$root/verify/port.sh" --target "$t/40/bad" --work "$w40" --baseline none \
+	in_session "$root/verify/port.sh" --target "$t/40/bad" --work "$w40" --baseline none \
 		"$t/40/mod:mymod" >/dev/null 2>"$t/40/wsig.err" &
 	pid=$!
-	for _ in $(seq 1 100); do
-		grep -q 'waiting up to' "$t/40/wsig.err" 2>/dev/null && break
-		sleep 0.1
-	done
-	kill "-$sig" "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	for _ in $(seq 1 50); do
-		pgrep -s "$pid" >/dev/null || break
-		sleep 0.1
-	done
-	left=$(pgrep -s "$pid" | wc -l)
+	signal_mid_run "$sig" "$pid" grep -q 'waiting up to' "$t/40/wsig.err"
 }
 for sig in INT TERM; do
 	waitsig "$sig"
@@ -263,7 +244,7 @@ midsig() {
 	local sig=$1 pid
 	rm -rf "$w40" "$t/40/msig.err"
 	[ -z "${2:-}" ] || mkdir -p "$w40"
-	own_session "$root/verify/port.sh" --target "$t/40/good" --work "$w40" --baseline none \
+	in_session "$root/verify/port.sh" --target "$t/40/good" --work "$w40" --baseline none \
 		"$t/40/mod:mymod" >/dev/null 2>"$t/40/msig.err" &
 	pid=$!
 	signal_mid_run "$sig" "$pid"

@@ -315,7 +315,7 @@ interrupt() {
 	rm -rf "$t/sig" && mkdir -p "$t/sig/tmp" "$t/sig/cwd"
 	cp -- "$input" "$t/sig/in.c"
 	cp -- "$input" "$t/sig/in2.c"
-	(cd "$t/sig/cwd" && TMPDIR=$t/sig/tmp exec setsid "$convert" file "$t/sig/in.c" \
+	(cd "$t/sig/cwd" && TMPDIR=$t/sig/tmp in_session "$convert" file "$t/sig/in.c" \
 		"$t/sig/in2.c" --target "$target" --jobs 2 --out "$t/sig/out" >/dev/null 2>"$t/sig/err") &
 	pid=$!
 	signal_mid_run "$sig" "$pid"
