@@ -30,6 +30,14 @@ cd "$root" || exit 1
 BESIDE="cocci coccicheck forward port series deps robustness seeds v21cmp v21 tree:boot v21-boot:boot verify:boot port-targets:boot port-boot:boot"
 logs=build/test-logs
 
+# A full run writes about CHECK_DISK_GB more into build/ after make check's
+# trees are unpacked (the peak, measured on a clean clone: docs/bench.md).
+# With less free, suites fail half-way with "No space left on device" (a CI
+# run on a nearly full disk did); the free space is said first and last, so
+# that such a run reads as what it is.
+CHECK_DISK_GB=12
+free_gb() { df -Pk build | awk 'NR == 2 { printf "%d", $4 / 1048576 }'; }
+
 # run_suite SUITE QUIET: the suite's TAP into $logs/SUITE.tap (and stdout
 # unless QUIET), its exit status and seconds into $logs/SUITE.rc.
 run_suite() {
@@ -53,6 +61,8 @@ passed=0 failed=0 skipped=0 broken=()
 tally() {
 	local s=$1 log=$logs/$1.tap rc secs p sk f
 	read -r rc secs <"$logs/$s.rc"
+	# an .rc that could not be written (a full disk) is a failed suite
+	[[ ${rc:-} =~ ^[0-9]+$ ]] || rc=1
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	sk=$(grep -cE '^ok [0-9]+ .*# (SKIP|skip)' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -67,6 +77,12 @@ tally() {
 }
 
 mkdir -p "$logs"
+if [ $# -eq 0 ]; then
+	gb=$(free_gb)
+	echo "# disk: $gb GB free in build/ (a full run needs about $CHECK_DISK_GB GB more)"
+	[[ ! $gb =~ ^[0-9]+$ ]] || [ "$gb" -ge "$CHECK_DISK_GB" ] ||
+		echo "# warning: too little disk: suites will fail with \"No space left on device\"; free some or clean build/ (make clean)"
+fi
 # The second lane itself (internal): its suites one after the other, quietly;
 # SUITE:AFTER first waits for AFTER's .rc (run_suite writes it when AFTER ends).
 # It makes build/baseline first, which its suites read; the first lane's
@@ -149,6 +165,6 @@ if [ -n "$lane" ]; then
 		tally "$s"
 	done
 fi
-[ ${#broken[@]} -eq 0 ] || echo "# failing suites: ${broken[*]}"
+[ ${#broken[@]} -eq 0 ] || echo "# failing suites: ${broken[*]} ($(free_gb) GB free in build/ now)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
