@@ -99,7 +99,10 @@ def strip_comments(text, strings=False):
             j = text.find("*/", i + 2)
             j = n if j < 0 else j + 2
             out.append(text[start:i])
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            # a backslash-newline inside a comment still splices lines
+            # (translation phase 2 comes before comments): a comment in
+            # a macro body does not end the macro
+            out.append(re.sub(r"(?!\\\n)[^\n]", " ", text[i:j]))
             i = start = j
         elif c == "/" and text.startswith("//", i):
             j = text.find("\n", i)

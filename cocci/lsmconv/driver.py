@@ -860,9 +860,12 @@ class Mapper:
         if key not in self.maps:
             a = self.snaps[k][inp.rel]
             b = self.final[inp.rel] if k == self.n else self.snaps[k + 1][inp.rel]
-            ops = [("equal", 0, 0, 0, 0)] if a == b else \
-                linemap.opcodes(text_lines(a), text_lines(b), tmpdir=self.w.dir, runner=_diff)
-            self.maps[key] = None if a == b else linemap.Map(ops)
+            if a == b:
+                self.maps[key] = None
+            else:
+                la, lb = text_lines(a), text_lines(b)
+                self.maps[key] = linemap.Map(
+                    linemap.opcodes(la, lb, tmpdir=self.w.dir, runner=_diff), la, lb)
         return self.maps[key]
 
     def forward(self, k, inp, line):
@@ -905,8 +908,9 @@ class Mapper:
         a, b = self.snaps[self.n + 1][inp.rel], self.final[inp.rel]
         if a == b:
             return i
-        return linemap.Map(linemap.opcodes(text_lines(a), text_lines(b), tmpdir=self.w.dir,
-                                           runner=_diff)).forward(i)
+        la, lb = text_lines(a), text_lines(b)
+        return linemap.Map(linemap.opcodes(la, lb, tmpdir=self.w.dir, runner=_diff),
+                           la, lb).forward(i)
 
 
 def _diff(cmd, env):

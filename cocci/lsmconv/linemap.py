@@ -8,7 +8,8 @@ difflib's SequenceMatcher is quadratic on files with many equal lines) and retur
 difflib-style (tag, i1, i2, j1, j2) opcodes covering both files.
 Map(ops).forward(i) maps a 0-based line through them: a line of an equal run
 keeps its offset, a line of a changed run goes to the same offset in the
-new run, clamped to its last line.
+new run (counted among non-blank lines when Map has both versions' lines),
+clamped to its last line.
 
 locate(part, whole) finds where a fragment (the single top-level element
 spatch re-parses after a transformation, see lsmconv.driver) lies in a file.
@@ -88,12 +89,18 @@ def opcodes(a, b, tmpdir=None, runner=None):
 
 
 class Map:
-    """A line map from opcodes: Map(ops).forward(i)."""
+    """A line map from opcodes: Map(ops).forward(i).  Given the two
+    versions' lines (a, b), a non-blank line of a changed run goes to the
+    same offset among the new run's non-blank lines: blank lines a rule
+    removed or added around a statement it rewrote (`int ret;` and the
+    blank line after it, gone with `ret = register_security(...)`) do not
+    push the line onto the next statement."""
 
-    def __init__(self, ops):
+    def __init__(self, ops, a=None, b=None):
         # the ops that hold old lines (an insert holds none), in order
         self.ops = [op for op in ops if op[2] > op[1]]
         self.starts = [op[1] for op in self.ops]
+        self.a, self.b = a, b
 
     def forward(self, i):
         """0-based line i of the old version -> 0-based line of the new one
@@ -104,6 +111,11 @@ class Map:
         tag, i1, _i2, j1, j2 = self.ops[k]
         if tag == "equal":
             return j1 + (i - i1)
+        if self.a is not None and self.a[i].strip():
+            new = [j for j in range(j1, j2) if self.b[j].strip()]
+            if new:
+                n = sum(1 for k in range(i1, i) if self.a[k].strip())
+                return new[min(n, len(new) - 1)]
         return j1 + min(i - i1, max(j2 - j1 - 1, 0))
 
 

@@ -93,20 +93,20 @@ DEFAULT_CASES = 200
 NEAR = 3
 INVARIANTS = ("exit", "all-clear", "unnamed", "claim", "input", "second-run", "bytes")
 BOM = b"\xef\xbb\xbf"
-# the other engineers' fixes in flight (issue 29): a shape that fails until
-# theirs lands names it
-KNOWN = {
-    "bom": "H2/H1: a UTF-8 BOM (no #include <linux/lsm_hooks.h>; byte round trip)",
-    "read_mostly": "H2: __read_mostly beside __lsm_ro_after_init",
-    "cond_reg": "H2: two ops structs registered conditionally",
-    "ops_define": "H2: an ops struct defined inside a #define",
-    "header": "H1: tree mode does not read legacy headers under security/",
-    "symlink": "H1: tree mode does not read symlinked sources",
-    "long_name": "H1: file names over ~220 bytes",
-    "crlf": "H1: CRLF round trip",
-    "latin1": "H1: Latin-1 round trip",
-    "secondary_ops": "unassigned: a declaration of a struct security_operations object is no todo",
-    "ops_decl": "unassigned: a declaration of a struct security_operations object is no todo",
+# The issue-29 defect each shape was first made to catch (all fixed since):
+# a failing case names those of its shapes, where to look first.
+SHAPE_DEFECTS = {
+    "bom": "a UTF-8 BOM lost #include <linux/lsm_hooks.h> or the BOM",
+    "read_mostly": "__read_mostly kept beside __lsm_ro_after_init",
+    "cond_reg": "two ops structs registered conditionally by one init",
+    "ops_define": "an ops struct initialized by a #define",
+    "header": "legacy headers under security/ not read by tree mode",
+    "symlink": "symlinked sources not read by tree mode",
+    "long_name": "file names over ~220 bytes",
+    "crlf": "CRLF not round-tripped",
+    "latin1": "Latin-1 not round-tripped",
+    "secondary_ops": "a declaration of a struct security_operations object not a todo",
+    "ops_decl": "a declaration of a struct security_operations object not a todo",
 }
 
 
@@ -845,6 +845,8 @@ def cmd_run(args):
     target = Target(args.target)
     ks = args.only if args.only else list(range(args.cases))
     cases = generate(target, args.seed, ks)
+    if args.work:
+        os.makedirs(args.work, exist_ok=True)
     work = args.keep or tempfile.mkdtemp(prefix="lsmconv-fuzz.", dir=args.work)
     if args.keep:
         os.makedirs(work, exist_ok=True)
@@ -869,7 +871,8 @@ def cmd_run(args):
         if not fails:
             continue
         nfail += 1
-        known = [KNOWN[s] for s in sorted(set(case.shapes), key=case.shapes.index) if s in KNOWN]
+        known = [SHAPE_DEFECTS[s] for s in sorted(set(case.shapes), key=case.shapes.index)
+                 if s in SHAPE_DEFECTS]
         print("FAIL %s" % case.describe())
         for inv, msg in fails:
             print("  %s: %s" % (inv, _disp(msg)))
@@ -879,7 +882,7 @@ def cmd_run(args):
                              "rerun": _disp(rerun_cmd(args, case))})
         print("  files: %s" % _disp(", ".join(case.paths())))
         if known:
-            print("  shapes with a fix in flight: %s" % "; ".join(known))
+            print("  its shapes once caught: %s" % "; ".join(known))
         print("  rerun: %s" % _disp(rerun_cmd(args, case)))
     print("fuzz: seed %d, %d case(s), %d failed, %.1f s%s" % (
         args.seed, len(cases), nfail, took, " (kept in %s)" % work if args.keep else ""))
@@ -919,7 +922,7 @@ def cmd_show(args):
             print("# %s" % f["case_text"])
             print("#   files: %s" % f.get("files", "?"))
             if f["known"]:
-                print("#   shapes with a fix in flight: %s" % "; ".join(f["known"]))
+                print("#   its shapes once caught: %s" % "; ".join(f["known"]))
             print("#   rerun: %s" % f["rerun"])
         if len(shown) <= args.max:
             print("#   %s: %s" % (f["invariant"], f["message"][:300]))
